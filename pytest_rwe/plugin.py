@@ -1,0 +1,1 @@
+"""pytest-rwe's pytest plugin (being built)."""

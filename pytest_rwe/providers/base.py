@@ -1,0 +1,139 @@
+"""The provider interface: one async ``generate`` from a request to text, latency and tokens.
+
+Vendor providers see only ``messages`` and ``settings``. A request also carries its
+``task`` (what is being asked, as structured data) so the builtin offline providers can
+answer without parsing prompt text, and so errors can name the study.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from pytest_rwe.study import Study
+    from pytest_rwe.verdict import Criterion
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class SummarizeTask:
+    """Write a summary of ``study``."""
+
+    study: Study
+
+
+@dataclass(frozen=True)
+class JudgeTask:
+    """Score ``summary`` of ``study`` on one ``criterion``."""
+
+    study: Study
+    summary: str
+    criterion: Criterion
+
+
+Task = SummarizeTask | JudgeTask
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """Generation settings; a provider drops those its model rejects (and records what it sent)."""
+
+    temperature: float | None = 0.0
+    max_output_tokens: int | None = None  # None: the provider's model-aware default
+
+    def to_record(self) -> dict[str, Any]:
+        return {"temperature": self.temperature, "max_output_tokens": self.max_output_tokens}
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """One model call: the full conversation, its settings, and what it is for."""
+
+    messages: tuple[Message, ...]
+    settings: GenerationSettings = field(default_factory=GenerationSettings)
+    task: Task | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class GenerationResult:
+    """What a model returned, how long it took (seconds) and what it cost in tokens."""
+
+    text: str
+    latency_s: float
+    usage: Usage = field(default_factory=Usage)
+    replayed: bool = False
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "latency_s": self.latency_s,
+            "input_tokens": self.usage.input_tokens,
+            "output_tokens": self.usage.output_tokens,
+        }
+
+
+class ProviderError(Exception):
+    """A call that failed for good (after retries); the message never contains a key."""
+
+    def __init__(
+        self,
+        model: str,
+        message: str,
+        *,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        status: int | None = None,
+    ) -> None:
+        self.model = model
+        self.retryable = retryable  # 429, 5xx, timeouts and connection errors
+        self.retry_after = retry_after  # seconds, from the Retry-After header when sent
+        self.status = status
+        super().__init__(f"{model}: {message}")
+
+
+class ProviderConfigError(Exception):
+    """A provider that cannot be used as configured (for example a missing API key)."""
+
+
+class Provider(abc.ABC):
+    """A model behind one vendor SDK (or a builtin offline model)."""
+
+    #: the provider prefix, e.g. "openai"
+    name: str = ""
+    #: environment variables of which one must hold a key; empty for keyless providers
+    key_variables: tuple[str, ...] = ()
+
+    def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
+        self.model = model
+        self.options: Mapping[str, Any] = dict(options or {})
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.name}/{self.model}"
+
+    def effective_settings(self, settings: GenerationSettings) -> Mapping[str, Any]:
+        """The settings as actually sent to this model; part of the response-store key."""
+        return settings.to_record()
+
+    @abc.abstractmethod
+    async def generate(self, request: GenerationRequest) -> GenerationResult:
+        """Run one request. Raise :class:`ProviderError` when it fails for good."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Release clients; called once at the end of a session."""

@@ -1,0 +1,104 @@
+"""Model names to providers. Vendor modules (and their SDKs) are imported only when used."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_rwe.providers.base import Provider, ProviderConfigError
+
+# provider prefix -> "module:Class"; a module is imported on first use only.
+_PROVIDERS: dict[str, str] = {
+    "builtin": "pytest_rwe.providers.builtin:BuiltinProvider",
+    "openai": "pytest_rwe.providers.openai_provider:OpenAIProvider",
+    "anthropic": "pytest_rwe.providers.anthropic_provider:AnthropicProvider",
+    "google": "pytest_rwe.providers.google_provider:GoogleProvider",
+}
+
+# bare vendor model names -> provider prefix
+_BARE_NAMES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(gpt-|chatgpt-|o1|o3|o4|o5)"), "openai"),
+    (re.compile(r"^claude-"), "anthropic"),
+    (re.compile(r"^(gemini-|gemma-)"), "google"),
+)
+
+
+def register_provider(prefix: str, target: str | type[Provider]) -> None:
+    """Register a provider class (or "module:Class") under a model-name prefix."""
+    _PROVIDERS[prefix] = (
+        target if isinstance(target, str) else f"{target.__module__}:{target.__qualname__}"
+    )
+
+
+@dataclass(frozen=True)
+class ModelName:
+    provider: str
+    model: str
+
+    def __str__(self) -> str:
+        return f"{self.provider}/{self.model}"
+
+
+def resolve_name(name: str) -> ModelName:
+    """Resolve "provider/model" or a bare vendor name ("gemini-2.5-flash") to a :class:`ModelName`."""
+    name = name.strip()
+    if "/" in name:
+        provider, model = name.split("/", 1)
+        if provider not in _PROVIDERS:
+            raise ProviderConfigError(
+                f"unknown provider {provider!r} in model name {name!r}; "
+                f"use one of: {', '.join(sorted(_PROVIDERS))} (as provider/model)"
+            )
+        if not model:
+            raise ProviderConfigError(f"model name {name!r} has no model after '{provider}/'")
+        return ModelName(provider, model)
+    for pattern, provider in _BARE_NAMES:
+        if pattern.match(name):
+            return ModelName(provider, name)
+    raise ProviderConfigError(
+        f"cannot tell which provider serves {name!r}; write it as provider/model, "
+        f"e.g. openai/{name}, with provider one of: {', '.join(sorted(_PROVIDERS))}"
+    )
+
+
+def provider_class(prefix: str) -> type[Provider]:
+    module_name, _, class_name = _PROVIDERS[prefix].partition(":")
+    cls: type[Provider] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def missing_key(name: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The variable to set when ``name``'s provider needs a key that is absent, else None."""
+    resolved = resolve_name(name)
+    env = os.environ if environ is None else environ
+    variables = _key_variables(resolved.provider)
+    if variables and not any(env.get(v) for v in variables):
+        return " or ".join(variables)
+    return None
+
+
+def _key_variables(prefix: str) -> tuple[str, ...]:
+    # Known here so a missing key is caught without importing the vendor SDK.
+    known = {
+        "openai": ("OPENAI_API_KEY",),
+        "anthropic": ("ANTHROPIC_API_KEY",),
+        "google": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+        "builtin": (),
+    }
+    if prefix in known:
+        return known[prefix]
+    return provider_class(prefix).key_variables
+
+
+ProviderFactory = Callable[[str, Mapping[str, Any]], Provider]
+
+
+def create_provider(name: str, options: Mapping[str, Any] | None = None) -> Provider:
+    """Instantiate the provider for a model name."""
+    resolved = resolve_name(name)
+    cls = provider_class(resolved.provider)
+    return cls(resolved.model, options or {})

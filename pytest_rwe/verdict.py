@@ -1,0 +1,118 @@
+"""Criteria, juror scores and the jury's verdict on one summary."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Criterion = Literal["direction_of_effect", "numbers_accurate", "completeness"]
+CRITERIA: tuple[Criterion, ...] = ("direction_of_effect", "numbers_accurate", "completeness")
+INFERENCE_TIME = "inference_time"
+
+Badge = Literal["green", "yellow", "red"]
+
+
+def check_criterion(name: str) -> Criterion:
+    """Return ``name`` as a criterion, or raise ValueError listing the valid names."""
+    if name not in CRITERIA:
+        raise ValueError(f"unknown criterion {name!r}; use one of {', '.join(CRITERIA)}")
+    return name  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class JurorScore:
+    """One juror's answer on one criterion; ``score`` is None when the juror abstained."""
+
+    juror: str
+    criterion: Criterion
+    score: int | None
+    explanation: str
+
+    @property
+    def abstained(self) -> bool:
+        return self.score is None
+
+    def to_record(self) -> dict[str, Any]:
+        return {"juror": self.juror, "score": self.score, "explanation": self.explanation}
+
+
+@dataclass(frozen=True)
+class CriterionVerdict:
+    """The jury on one criterion: the mean over jurors that answered, and every answer."""
+
+    criterion: Criterion
+    scores: tuple[JurorScore, ...]
+
+    @property
+    def answered(self) -> tuple[JurorScore, ...]:
+        return tuple(s for s in self.scores if s.score is not None)
+
+    @property
+    def abstentions(self) -> int:
+        return sum(1 for s in self.scores if s.score is None)
+
+    @property
+    def mean(self) -> float | None:
+        """Mean score of the jurors that answered; None when every juror abstained."""
+        answered = self.answered
+        if not answered:
+            return None
+        return sum(s.score or 0 for s in answered) / len(answered)
+
+    @property
+    def unanimous(self) -> bool:
+        return len({s.score for s in self.answered}) <= 1 and self.abstentions == 0
+
+    def passes(self, threshold: float) -> bool:
+        """A criterion passes when the mean of the answering jurors reaches the threshold."""
+        mean = self.mean
+        return mean is not None and mean >= threshold
+
+    def explain(self, threshold: float | None = None) -> str:
+        """A readable account of every juror's answer, for a failing assertion."""
+        mean = self.mean
+        head = f"{self.criterion}: jury mean " + ("n/a (every juror abstained)" if mean is None
+                                                  else f"{mean:.2f}")
+        if threshold is not None:
+            head += f", threshold {threshold:g}"
+        lines = [head]
+        for s in self.scores:
+            label = "abstained" if s.score is None else f"score {s.score}"
+            lines.append(f"  - {s.juror}: {label}: {s.explanation}")
+        return "\n".join(lines)
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "mean": self.mean,
+            "abstentions": self.abstentions,
+            "jurors": [s.to_record() for s in self.scores],
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The jury's verdict on one summary, per criterion."""
+
+    criteria: Mapping[Criterion, CriterionVerdict]
+
+    def __getitem__(self, criterion: Criterion) -> CriterionVerdict:
+        return self.criteria[criterion]
+
+    def badge(self, thresholds: Mapping[Criterion, float]) -> Badge:
+        """green: every criterion unanimous and passing; yellow: passes with dissent; red: fails."""
+        if not all(v.passes(thresholds[c]) for c, v in self.criteria.items()):
+            return "red"
+        if all(v.unanimous for v in self.criteria.values()):
+            return "green"
+        return "yellow"
+
+    def to_record(self) -> dict[str, Any]:
+        return {c: v.to_record() for c, v in self.criteria.items()}
+
+    @classmethod
+    def from_scores(cls, scores: Sequence[JurorScore]) -> Verdict:
+        by_criterion: dict[Criterion, list[JurorScore]] = {c: [] for c in CRITERIA}
+        for score in scores:
+            by_criterion[score.criterion].append(score)
+        return cls({c: CriterionVerdict(c, tuple(s)) for c, s in by_criterion.items() if s})
