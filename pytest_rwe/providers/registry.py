@@ -36,8 +36,11 @@ def register_provider(prefix: str, target: str | type[Provider]) -> None:
 
 @dataclass(frozen=True)
 class ModelName:
+    """A resolved model name; ``base_url`` comes from a ``model@URL`` suffix."""
+
     provider: str
     model: str
+    base_url: str | None = None
 
     def __str__(self) -> str:
         return f"{self.provider}/{self.model}"
@@ -46,6 +49,18 @@ class ModelName:
 def resolve_name(name: str) -> ModelName:
     """Resolve "provider/model" or a bare vendor name ("gemini-2.5-flash") to a :class:`ModelName`."""
     name = name.strip()
+    # "openai/llama3.1@http://127.0.0.1:11434/v1" points one model at its own server.
+    name, _, base_url = name.partition("@")
+    if base_url and not base_url.startswith(("http://", "https://")):
+        raise ProviderConfigError(
+            f"{base_url!r} after '@' in model name {name!r} is not a URL; "
+            "write provider/model@http://host:port/v1"
+        )
+    resolved = _resolve_bare(name)
+    return ModelName(resolved.provider, resolved.model, base_url or None)
+
+
+def _resolve_bare(name: str) -> ModelName:
     if "/" in name:
         provider, model = name.split("/", 1)
         if provider not in _PROVIDERS:
@@ -75,6 +90,8 @@ def missing_key(name: str, environ: Mapping[str, str] | None = None) -> str | No
     """The variable to set when ``name``'s provider needs a key that is absent, else None."""
     resolved = resolve_name(name)
     env = os.environ if environ is None else environ
+    if resolved.base_url:
+        return None  # a self-hosted OpenAI-compatible server usually needs no key
     variables = _key_variables(resolved.provider)
     if variables and not any(env.get(v) for v in variables):
         return " or ".join(variables)
@@ -101,4 +118,7 @@ def create_provider(name: str, options: Mapping[str, Any] | None = None) -> Prov
     """Instantiate the provider for a model name."""
     resolved = resolve_name(name)
     cls = provider_class(resolved.provider)
-    return cls(resolved.model, options or {})
+    merged = dict(options or {})
+    if resolved.base_url:
+        merged.setdefault("base_url", resolved.base_url)
+    return cls(resolved.model, merged)
