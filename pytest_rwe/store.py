@@ -1,0 +1,401 @@
+"""The response store: every model call (summaries, judge calls, repairs) saved as one JSON file.
+
+Layout (small files that can be committed, so a pull-request diff shows which outputs changed)::
+
+    <root>/.gitignore                      # keeps the transient files below out of git
+    <root>/.locks/<key>.lock               # single-flight locks while a call is in progress
+    <root>/<study>/<provider>__<model>/summary-r<repeat>-<key12>.json
+    <root>/<study>/<provider>__<model>/judge-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
+    <root>/<study>/<provider>__<model>/repair-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
+
+``<provider>__<model>`` is the called model's display name with "/" written "__"; ``<subject>``
+is the model whose summary a juror scored, when the caller says; ``<key12>`` is the first 12
+hex digits of the key (see :mod:`pytest_rwe.store_key`). A file holds the full key, provider,
+model, the effective settings, the repeat index, the label, the prompt's SHA-256, the response
+(text, latency, tokens), the run id and ``recorded_at``, pretty-printed with sorted keys.
+
+Record modes: ``new`` replays what is stored and calls the rest; ``none`` replays only (a miss
+raises :class:`StoreMissError`); ``all`` calls everything again and overwrites, except what
+another worker already wrote during the same run (same ``run_id``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+import time
+import warnings
+from collections.abc import Awaitable, Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pytest_rwe.providers.base import GenerationResult
+from pytest_rwe.store_key import prompt_sha256, request_key, store_key
+from pytest_rwe.store_lock import atomic_write_text, break_lock, release_lock, try_lock
+from pytest_rwe.store_record import (
+    CallKind,
+    CallLabel,
+    StoreMissError,
+    decode_record,
+    encode_record,
+    miss_message,
+)
+
+__all__ = [
+    "RECORD_MODES",
+    "CallKind",
+    "CallLabel",
+    "Claim",
+    "RecordMode",
+    "ResponseStore",
+    "StoreMissError",
+    "StoreStats",
+    "StoreWarning",
+    "prompt_sha256",
+    "request_key",
+    "store_key",
+]
+
+RecordMode = Literal["new", "none", "all"]
+RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
+
+_GITIGNORE = "# Created by pytest-rwe: transient files of the response store.\n.locks/\n.*.tmp\n"
+
+
+class StoreWarning(UserWarning):
+    """A stored file that could not be used (torn or edited by hand); it counts as a miss."""
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    """Counters of one store object (one process)."""
+
+    hits: int = 0  # answered from the store (including entries another worker just wrote)
+    misses: int = 0  # calls this process had to make
+    writes: int = 0
+    waits: int = 0  # claims that waited for another worker's call
+    wait_timeouts: int = 0  # waits that gave up and called anyway
+    broken_locks: int = 0  # stale locks removed
+    corrupt: int = 0  # unreadable files, treated as misses
+
+
+@dataclass
+class Claim:
+    """The outcome of :meth:`ResponseStore.claim`.
+
+    ``result`` is a stored response to use without calling the model; when it is None this
+    process must call the model, :meth:`ResponseStore.save` a success, and :meth:`release`
+    the claim in any case (``with claim:`` does it). Saving releases it too.
+    """
+
+    call: CallLabel
+    key: str
+    result: GenerationResult | None
+    _store: ResponseStore | None = field(default=None, repr=False)
+    _token: str | None = field(default=None, repr=False)
+
+    @property
+    def must_call(self) -> bool:
+        return self.result is None
+
+    @property
+    def locked(self) -> bool:
+        """Whether this claim still holds the key's lock (not after save, release or a timeout)."""
+        return (
+            self._store is not None
+            and self._token is not None
+            and self._store._holds(self.key, self._token)
+        )
+
+    def release(self) -> None:
+        """Let waiting workers go on (idempotent); they call the model if nothing was saved."""
+        if self._store is not None and self._token is not None:
+            self._store._release(self.key, self._token)
+        self._token = None
+
+    def __enter__(self) -> Claim:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class ResponseStore:
+    """Stored model responses under ``root``; safe for many processes at once.
+
+    ``run_id`` identifies one test session and must be shared by all its xdist workers (for
+    example the controller's start time); in mode ``all`` an entry written under the same run
+    id counts as stored. ``wait_timeout`` bounds how long a claim waits for another worker's
+    call; a lock older than ``stale_lock_after`` seconds, or whose owner died, is broken.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        mode: RecordMode = "new",
+        *,
+        run_id: str | None = None,
+        wait_timeout: float = 300.0,
+        stale_lock_after: float = 900.0,
+        poll_interval: float = 0.05,
+    ) -> None:
+        if mode not in RECORD_MODES:
+            raise ValueError(f"record mode {mode!r}; use one of {', '.join(RECORD_MODES)}")
+        self.root = Path(root)
+        self.mode: RecordMode = mode
+        self.run_id = run_id or f"{time.time():.6f}-{os.getpid()}"
+        self.wait_timeout = wait_timeout
+        self.stale_lock_after = stale_lock_after
+        self.poll_interval = poll_interval
+        self._mutex = threading.Lock()
+        self._counts: dict[str, int] = dict.fromkeys(StoreStats.__dataclass_fields__, 0)
+        self._held: dict[str, str] = {}  # key -> token of a lock this object holds
+        self._reported: set[Path] = set()
+
+    # -- paths ---------------------------------------------------------------------------
+    def path_for(self, call: CallLabel, key: str) -> Path:
+        """Where the response of ``call`` under ``key`` is (or would be) stored."""
+        return self.root / call.relative_path(key)
+
+    def _lock_path(self, key: str) -> Path:
+        return self.root / ".locks" / f"{key}.lock"
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def stats(self) -> StoreStats:
+        with self._mutex:
+            return StoreStats(**self._counts)
+
+    def _count(self, name: str, n: int = 1) -> None:
+        with self._mutex:
+            self._counts[name] += n
+
+    def lookup(self, call: CallLabel, key: str) -> GenerationResult | None:
+        """The stored response (``replayed=True``, recorded latency), or None.
+
+        Mode ``all`` finds only what was written during this run (by any worker).
+        """
+        result = self._read(call, key)
+        self._count("hits" if result is not None else "misses")
+        return result
+
+    def _read(self, call: CallLabel, key: str) -> GenerationResult | None:
+        path = self.path_for(call, key)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            self._report(path, f"cannot read it: {exc}")
+            return None
+        try:
+            stored = decode_record(text)
+        except ValueError as exc:
+            self._report(path, f"it is not a complete stored response ({exc})")
+            return None
+        if stored.key != key:
+            return None  # another key with the same 12-digit prefix (or hand-edited): not ours
+        if self.mode == "all" and stored.run_id != self.run_id:
+            return None  # recorded before this run: mode all calls it again
+        return stored.result
+
+    def _report(self, path: Path, reason: str) -> None:
+        with self._mutex:
+            if path in self._reported:
+                return
+            self._reported.add(path)
+            self._counts["corrupt"] += 1
+        fix = (
+            "it is treated as missing and will be recorded again"
+            if self.mode != "none"
+            else "delete it and record it again with --rwe-record new"
+        )
+        warnings.warn(StoreWarning(f"{path}: {reason}; {fix}"), stacklevel=3)
+
+    # -- writing -------------------------------------------------------------------------
+    def save(
+        self,
+        call: CallLabel,
+        key: str,
+        result: GenerationResult,
+        *,
+        provider: str,
+        model: str,
+        settings: Mapping[str, Any],
+        prompt_sha256: str,
+        repeat: int | None = None,
+    ) -> Path:
+        """Store a successful ``result`` atomically and release this key's claim.
+
+        Errors are never stored: only a :class:`GenerationResult` is accepted. Every string
+        is passed through :func:`pytest_rwe.redact.redact`, so no API key reaches the disk.
+        """
+        if self.mode == "none":
+            raise ValueError(
+                "the response store is replay-only (--rwe-record none); record with "
+                "--rwe-record new to store new responses"
+            )
+        if not isinstance(result, GenerationResult):
+            raise TypeError(f"save() takes a GenerationResult, not {type(result).__name__}")
+        if repeat is not None and repeat != call.repeat:
+            raise ValueError(f"repeat={repeat} differs from the label's repeat {call.repeat}")
+        path = self.path_for(call, key)
+        text = encode_record(
+            call,
+            key,
+            result,
+            provider=provider,
+            model=model,
+            settings=settings,
+            prompt_sha256=prompt_sha256,
+            run_id=self.run_id,
+        )
+        atomic_write_text(path, text)
+        self._count("writes")
+        self._ensure_gitignore()
+        with self._mutex:
+            token = self._held.get(key)
+        if token is not None:
+            self._release(key, token)
+        return path
+
+    def _ensure_gitignore(self) -> None:
+        path = self.root / ".gitignore"
+        if path.exists():
+            return
+        with contextlib.suppress(FileExistsError):
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(_GITIGNORE)
+
+    # -- single flight -------------------------------------------------------------------
+    def _try_claim(self, call: CallLabel, key: str) -> Claim | None:
+        """One non-blocking attempt; None means another process holds the key's lock."""
+        hit = self._read(call, key)
+        if hit is not None:
+            return Claim(call, key, hit)
+        lock = self._lock_path(key)
+        for _ in range(2):  # a second attempt right after breaking a stale lock
+            info = try_lock(lock, self.run_id)
+            if info is not None:
+                # The owner before us may have saved and released between our read and lock.
+                hit = self._read(call, key)
+                if hit is not None:
+                    release_lock(lock, info.token)
+                    return Claim(call, key, hit)
+                with self._mutex:
+                    self._held[key] = info.token
+                return Claim(call, key, None, self, info.token)
+            if not break_lock(lock, self.stale_lock_after):
+                return None
+            self._count("broken_locks")
+        return None
+
+    def _claimed(self, claim: Claim, waited: bool) -> Claim:
+        self._count("hits" if claim.result is not None else "misses")
+        if waited:
+            self._count("waits")
+        return claim
+
+    def _attempts(self, call: CallLabel, key: str) -> Generator[float, None, Claim]:
+        """Claim attempts: yields how long to sleep before the next one, returns the claim."""
+        if self.mode == "none":
+            hit = self._read(call, key)
+            if hit is None:
+                path = self.path_for(call, key)
+                raise StoreMissError(call, key, path, miss_message(call, path, self.root))
+            return self._claimed(Claim(call, key, hit), waited=False)
+        deadline = time.monotonic() + self.wait_timeout
+        interval = self.poll_interval
+        waited = False
+        while True:
+            claim = self._try_claim(call, key)
+            if claim is not None:
+                return self._claimed(claim, waited)
+            if time.monotonic() >= deadline:
+                # The owner may be stuck; a duplicate call beats a test that never ends.
+                self._count("wait_timeouts")
+                return self._claimed(Claim(call, key, None), waited=True)
+            waited = True
+            yield interval
+            interval = min(interval * 1.5, 0.5)
+
+    async def claim(self, call: CallLabel, key: str) -> Claim:
+        """The stored response, or the right to call the model (see :class:`Claim`).
+
+        When another worker is calling the model for the same key, wait (polling with short
+        sleeps) for its file; after ``wait_timeout`` seconds proceed without the lock.
+        Mode ``none`` raises :class:`StoreMissError` on a miss.
+        """
+        attempts = self._attempts(call, key)
+        try:
+            while True:
+                await asyncio.sleep(next(attempts))
+        except StopIteration as done:
+            claim: Claim = done.value
+            return claim
+
+    def claim_blocking(self, call: CallLabel, key: str) -> Claim:
+        """:meth:`claim` for synchronous callers (sleeps the thread while waiting)."""
+        attempts = self._attempts(call, key)
+        try:
+            while True:
+                time.sleep(next(attempts))
+        except StopIteration as done:
+            claim: Claim = done.value
+            return claim
+
+    async def get_or_call(
+        self,
+        call: CallLabel,
+        key: str,
+        produce: Callable[[], Awaitable[GenerationResult]],
+        *,
+        provider: str,
+        model: str,
+        settings: Mapping[str, Any],
+        prompt_sha256: str,
+    ) -> GenerationResult:
+        """Replay ``key`` or run ``produce()`` once across workers and store its result.
+
+        An exception from ``produce`` is not stored; it propagates after the claim is
+        released, so a waiting worker makes its own attempt.
+        """
+        claim = await self.claim(call, key)
+        if claim.result is not None:
+            return claim.result
+        with claim:
+            result = await produce()
+            # fsync takes about a millisecond: keep it off the loop other calls run on.
+            await asyncio.to_thread(
+                self.save,
+                call,
+                key,
+                result,
+                provider=provider,
+                model=model,
+                settings=settings,
+                prompt_sha256=prompt_sha256,
+            )
+            return result
+
+    def _holds(self, key: str, token: str) -> bool:
+        with self._mutex:
+            return self._held.get(key) == token
+
+    def _release(self, key: str, token: str) -> None:
+        with self._mutex:
+            if self._held.get(key) != token:
+                return
+            del self._held[key]
+        release_lock(self._lock_path(key), token)
+
+    def close(self) -> None:
+        """Release every lock this object still holds (e.g. at the end of a session)."""
+        with self._mutex:
+            held = list(self._held.items())
+        for key, token in held:
+            self._release(key, token)

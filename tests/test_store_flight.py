@@ -1,0 +1,232 @@
+"""The response store across processes: single flight, stale locks, concurrent writers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from store_testkit import MESSAGES, SETTINGS, SUMMARY, key_of, result, save
+
+from pytest_rwe.providers.base import GenerationResult, Usage
+from pytest_rwe.store import CallLabel, ResponseStore, prompt_sha256
+
+# -- single flight ----------------------------------------------------------------------------
+
+
+def test_waiter_replays_what_the_owner_saves(tmp_path: Path) -> None:
+    owner = ResponseStore(tmp_path, "new", poll_interval=0.01)
+    waiter = ResponseStore(tmp_path, "new", poll_interval=0.01)
+    key = key_of()
+
+    async def scenario() -> GenerationResult | None:
+        claim = await owner.claim(SUMMARY, key)
+        assert claim.must_call
+        waiting = asyncio.create_task(waiter.claim(SUMMARY, key))
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+        save(owner, SUMMARY, key, result())
+        return (await waiting).result
+
+    got = asyncio.run(scenario())
+    assert got is not None and got.replayed
+    assert waiter.stats.waits == 1 and waiter.stats.hits == 1
+
+
+def test_a_failed_call_is_not_stored_and_frees_the_key(tmp_path: Path) -> None:
+    store = ResponseStore(tmp_path, "new")
+    key = key_of()
+
+    async def fails() -> GenerationResult:
+        raise RuntimeError("HTTP 500 from the provider")
+
+    with pytest.raises(RuntimeError, match="500"):
+        asyncio.run(
+            store.get_or_call(
+                SUMMARY,
+                key,
+                fails,
+                provider="openai",
+                model="gpt-4.1",
+                settings=SETTINGS,
+                prompt_sha256="0" * 64,
+            )
+        )
+    assert not (tmp_path / ".locks" / f"{key}.lock").exists()
+    assert store.lookup(SUMMARY, key) is None
+    assert store.claim_blocking(SUMMARY, key).must_call
+
+
+def _write_lock(path: Path, pid: int, created: float, host: str | None = None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    info = {"pid": pid, "host": host or socket.gethostname(), "created": created}
+    path.write_text(json.dumps({**info, "token": "t", "run_id": "r"}))
+
+
+def test_stale_locks_are_broken(tmp_path: Path) -> None:
+    store = ResponseStore(tmp_path, "new", stale_lock_after=60, wait_timeout=5)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    for i, (pid, age, host) in enumerate(
+        [
+            (dead.pid, 0.0, None),  # owner died
+            (os.getpid(), 3600.0, None),  # alive but far older than the timeout
+            (os.getpid(), 3600.0, "another-host"),  # cannot see the owner: the age decides
+        ]
+    ):
+        key = key_of(repeat=i)
+        _write_lock(tmp_path / ".locks" / f"{key}.lock", pid, time.time() - age, host)
+        started = time.monotonic()
+        claim = store.claim_blocking(SUMMARY, key)
+        assert claim.must_call and claim.locked
+        assert time.monotonic() - started < 1.0
+        claim.release()
+    # a lock file left empty by a process killed right after creating it
+    key = key_of(repeat=9)
+    torn = tmp_path / ".locks" / f"{key}.lock"
+    torn.write_text("")
+    os.utime(torn, (time.time() - 60, time.time() - 60))
+    assert store.claim_blocking(SUMMARY, key).locked
+    assert store.stats.broken_locks == 4
+
+
+def test_a_live_lock_is_waited_for_then_the_waiter_proceeds(tmp_path: Path) -> None:
+    store = ResponseStore(tmp_path, "new", wait_timeout=0.3, poll_interval=0.02)
+    key = key_of()
+    _write_lock(tmp_path / ".locks" / f"{key}.lock", os.getpid(), time.time())
+    started = time.monotonic()
+    claim = asyncio.run(store.claim(SUMMARY, key))
+    assert time.monotonic() - started >= 0.3
+    assert claim.must_call and not claim.locked
+    assert store.stats.wait_timeouts == 1
+    # the other owner's lock is left alone
+    save(store, SUMMARY, key, result())
+    assert (tmp_path / ".locks" / f"{key}.lock").exists()
+
+
+def _claiming_worker(root: str, mode: str, calls_file: str, barrier: Any, out: Any) -> None:
+    store = ResponseStore(Path(root), mode, run_id="shared-run", poll_interval=0.01)  # type: ignore[arg-type]
+    key = key_of()
+
+    async def call_model() -> GenerationResult:
+        with open(calls_file, "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()}\n")
+        await asyncio.sleep(0.3)
+        return GenerationResult(f"answer from {os.getpid()}", 0.3, Usage(10, 5))
+
+    barrier.wait()
+    got = asyncio.run(
+        store.get_or_call(
+            SUMMARY,
+            key,
+            call_model,
+            provider="openai",
+            model="gpt-4.1",
+            settings=SETTINGS,
+            prompt_sha256=prompt_sha256(MESSAGES),
+        )
+    )
+    out.put((got.text, got.replayed))
+
+
+@pytest.mark.parametrize("mode", ["new", "all"])
+def test_two_processes_claiming_one_key_call_once(tmp_path: Path, mode: str) -> None:
+    if mode == "all":  # an entry from an earlier run must be called again, once
+        save(ResponseStore(tmp_path, "new", run_id="earlier"), SUMMARY, key_of(), result())
+    ctx = multiprocessing.get_context("spawn")
+    barrier, out = ctx.Barrier(2), ctx.Queue()
+    calls = tmp_path / "calls.txt"
+    args = (str(tmp_path), mode, str(calls), barrier, out)
+    procs = [ctx.Process(target=_claiming_worker, args=args) for _ in range(2)]
+    for proc in procs:
+        proc.start()
+    results = [out.get(timeout=30) for _ in procs]
+    for proc in procs:
+        proc.join(timeout=30)
+        assert proc.exitcode == 0
+    assert len(calls.read_text().splitlines()) == 1
+    texts = {text for text, _ in results}
+    assert len(texts) == 1
+    assert sorted(replayed for _, replayed in results) == [False, True]
+    stored = ResponseStore(tmp_path, "new").lookup(SUMMARY, key_of())
+    assert stored is not None and stored.text == texts.pop()
+    assert not list((tmp_path / ".locks").iterdir())
+
+
+def _sweeping_worker(root: str, calls_file: str, barrier: Any, seed: int) -> None:
+    store = ResponseStore(Path(root), "new", run_id="shared-run", poll_interval=0.01)
+    repeats = list(range(20))
+    random.Random(seed).shuffle(repeats)
+
+    async def one(repeat: int) -> None:
+        call = CallLabel("summary", "demo_cohort", None, "openai/gpt-4.1", repeat=repeat)
+
+        async def call_model() -> GenerationResult:
+            with open(calls_file, "a", encoding="utf-8") as handle:
+                handle.write(f"{repeat}\n")
+            await asyncio.sleep(0.05)
+            return GenerationResult(f"sample {repeat}", 0.05)
+
+        got = await store.get_or_call(
+            call,
+            key_of(repeat=repeat),
+            call_model,
+            provider="openai",
+            model="gpt-4.1",
+            settings=SETTINGS,
+            prompt_sha256=prompt_sha256(MESSAGES),
+        )
+        assert got.text == f"sample {repeat}"
+
+    async def all_of_them() -> None:
+        await asyncio.gather(*(one(r) for r in repeats))
+
+    barrier.wait()
+    asyncio.run(all_of_them())
+
+
+def test_four_processes_sharing_twenty_keys_call_each_once(tmp_path: Path) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(4)
+    calls = tmp_path / "calls.txt"
+    procs = [
+        ctx.Process(target=_sweeping_worker, args=(str(tmp_path), str(calls), barrier, seed))
+        for seed in range(4)
+    ]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(timeout=60)
+        assert proc.exitcode == 0
+    assert sorted(int(line) for line in calls.read_text().splitlines()) == list(range(20))
+    entries = sorted((tmp_path / "demo_cohort" / "openai__gpt-4.1").iterdir())
+    assert len(entries) == 20  # no temp file left behind
+    for entry in entries:
+        json.loads(entry.read_text())
+
+
+def test_stats_are_thread_safe(tmp_path: Path) -> None:
+    store = ResponseStore(tmp_path)
+    key = key_of()
+    save(store, SUMMARY, key, result())
+
+    def look() -> None:
+        for _ in range(100):
+            store.lookup(SUMMARY, key)
+
+    threads = [threading.Thread(target=look) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert store.stats.hits == 800
