@@ -1,0 +1,337 @@
+"""Text primitives of the rules juror: tokens, sentences, clauses, numbers and light stemming.
+
+Everything works on character offsets into the summary, so a finding can quote the exact span.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Words, numbers (with thousands separators and decimals) and single symbols.
+_TOKEN_RE = re.compile(
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|[A-Za-z][A-Za-z0-9']*|[^\sA-Za-z0-9]"
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: its normalized form (``norm``), its raw text and character offsets."""
+
+    text: str
+    norm: str
+    start: int
+    end: int
+
+    @property
+    def is_number(self) -> bool:
+        return self.text[0].isdigit() or (self.text[0] == "." and len(self.text) > 1)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A character range of the summary; ``quote`` is its text."""
+
+    start: int
+    end: int
+    quote: str
+
+
+# Abbreviations expanded on both sides (outcome names and summaries) before matching.
+_EXPANSIONS: dict[str, tuple[str, ...]] = {
+    "ip": ("inpatient",), "op": ("outpatient",), "ed": ("emergency", "department"),
+    "er": ("emergency", "department"), "mi": ("myocardial", "infarction"),
+    "ami": ("acute", "myocardial", "infarction"), "hf": ("heart", "failure"),
+    "chf": ("heart", "failure"), "ckd": ("chronic", "kidney", "disease"),
+    "esrd": ("end", "stage", "renal", "disease"), "aki": ("acute", "kidney", "injury"),
+    "t2d": ("type", "2", "diabetes"), "t2dm": ("type", "2", "diabetes"),
+    "t1d": ("type", "1", "diabetes"), "cv": ("cardiovascular",), "cvd": ("cardiovascular",
+    "disease"), "gi": ("gastrointestinal",), "tia": ("transient", "ischemic", "attack"),
+    "vte": ("venous", "thromboembolism"), "dvt": ("deep", "vein", "thrombosis"),
+    "pe": ("pulmonary", "embolism"), "copd": ("chronic", "obstructive", "pulmonary", "disease"),
+    "bp": ("blood", "pressure"), "sbp": ("systolic", "blood", "pressure"),
+    "dbp": ("diastolic", "blood", "pressure"), "hosp": ("hospitalization",),
+    "dx": ("diagnosis",), "pct": ("percent",), "mo": ("month",), "mos": ("month",),
+    "yr": ("year",), "yrs": ("year",), "wk": ("week",), "wks": ("week",),
+    "afib": ("atrial", "fibrillation"), "af": ("atrial", "fibrillation"),
+    "icu": ("intensive", "care", "unit"), "los": ("length", "of", "stay"),
+    "ace": ("angiotensin", "converting", "enzyme"), "acei": ("angiotensin", "converting", "enzyme",
+    "inhibitor"), "arb": ("angiotensin", "receptor", "blocker"),
+    "ccb": ("calcium", "channel", "blocker"), "hctz": ("hydrochlorothiazide",),
+    "cud": ("cannabis", "use", "disorder"),
+}
+# Single-word synonyms mapped to one canonical word (after stemming).
+_SYNONYMS: dict[str, str] = {
+    "mortal": "death", "die": "death", "died": "death", "dead": "death", "fatal": "death",
+    "all": "any", "renal": "kidney", "nephr": "kidney", "admiss": "hospital",
+    "admit": "hospital", "hospitaliz": "hospital", "hospitalis": "hospital", "inpati": "hospital",
+    "infarct": "infarction", "tumor": "cancer", "tumour": "cancer", "malign": "cancer",
+    "neoplasm": "cancer", "over": "above", "exceed": "above", "under": "below",
+    "aged": "age", "old": "age", "women": "female", "woman": "female", "men": "male",
+    "man": "male", "ischaem": "ischem", "haemorrhag": "hemorrhag", "oedema": "edema",
+    "anaemia": "anemia", "glycated": "hba1c", "hemoglobin": "hba1c", "a1c": "hba1c",
+    "thromboembol": "thromboembolism", "venou": "venous", "blocker": "blocker",
+    "inhibitor": "inhibitor", "visit": "visit", "encount": "visit", "flare": "flare",
+}
+_SUFFIXES = ("ically", "ations", "ation", "ities", "ally", "ness", "ity", "ing", "ies", "ied",
+             "ers", "ed", "es", "er", "s", "ly", "al", "e")
+STOPWORDS = frozenset(
+    ["a", "an", "the", "of", "for", "with", "in", "on", "at", "to", "and", "or", "by", "from",
+     "after", "before", "during", "among", "between", "per", "as", "is", "was", "were", "be",
+     "been", "being", "that", "this", "these", "those", "its", "their", "his", "her", "who",
+     "which", "than", "rate", "rates", "risk", "risks", "incidence", "odds", "hazard", "number",
+     "proportion", "outcome", "outcomes", "event", "events", "any", "new", "first", "incident",
+     "history", "ever", "recent", "total", "overall", "related", "due"]
+)
+NEGATIONS = frozenset({"no", "not", "non", "without", "never", "neither", "nor", "none", "nonuser",
+                       "nonusers", "un"})
+
+# "greater than 9%" is a threshold, not a direction: rewrite it as "above 9%".
+_THRESHOLD_RE = re.compile(
+    r"\b(?:greater|more|higher|larger)\s+than\s+(?=[<>≤≥]?\s*\d)|>=?|≥", re.IGNORECASE)
+_BELOW_RE = re.compile(
+    r"\b(?:less|lower|fewer|smaller)\s+than\s+(?=[<>≤≥]?\s*\d)|<=?|≤", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """A light suffix-stripping stem, mapped through the synonym table."""
+    word = word.lower().replace("'", "")
+    if word in _SYNONYMS:
+        return _SYNONYMS[word]
+    if word.isdigit() or len(word) <= 3:
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    for key in (word, word[:6], word[:7], word[:8], word[:9], word[:10]):
+        if key in _SYNONYMS:
+            return _SYNONYMS[key]
+    return word
+
+
+@lru_cache(maxsize=65536)
+def same_word(a: str, b: str) -> bool:
+    """Stems that are equal or share a long common prefix ("ventilat"/"ventil")."""
+    if a == b:
+        return True
+    if a.isdigit() or b.isdigit() or min(len(a), len(b)) < 5:
+        return False
+    shorter = min(len(a), len(b))
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= max(5, int(0.8 * shorter + 0.5))
+
+
+def _abbreviation(raw: str) -> str:
+    """The lower-cased word, with a plural abbreviation made singular ("ARBs" -> "arb")."""
+    lowered = raw.lower()
+    if lowered not in _EXPANSIONS and lowered.endswith("s") and lowered[:-1] in _EXPANSIONS \
+            and raw[:-1].isupper():
+        return lowered[:-1]
+    return lowered
+
+
+def normalize_phrase(text: str) -> list[str]:
+    """Stemmed, expanded content words of a name or phrase (for matching, not for quoting)."""
+    text = _THRESHOLD_RE.sub(" above ", text)
+    text = _BELOW_RE.sub(" below ", text)
+    out: list[str] = []
+    for raw in re.findall(r"\d+(?:\.\d+)?|[A-Za-z][A-Za-z0-9]*", text):
+        lowered = _abbreviation(raw)
+        for part in _EXPANSIONS.get(lowered, (lowered,)):
+            out.append(stem(part))
+    return out
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokens of the summary with offsets; abbreviations are expanded into several tokens."""
+    tokens: list[Token] = []
+    for match in _TOKEN_RE.finditer(text):
+        raw = match.group(0)
+        lowered = _abbreviation(raw)
+        if lowered in _EXPANSIONS and raw[0].isalpha():
+            for part in _EXPANSIONS[lowered]:
+                tokens.append(Token(raw, stem(part), match.start(), match.end()))
+            continue
+        if raw[0].isdigit() or raw[0] == ".":
+            norm = raw.replace(",", "")
+        elif raw[0].isalpha():
+            norm = stem(raw)
+        else:
+            norm = {">": "above", "≥": "above", "<": "below", "≤": "below"}.get(raw, raw)
+        tokens.append(Token(raw, norm, match.start(), match.end()))
+    return _mark_thresholds(tokens)
+
+
+def _mark_thresholds(tokens: list[Token]) -> list[Token]:
+    """Rewrite "more than 9" / "less than 7" to the single tokens "above" / "below"."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if (i + 2 < len(tokens) and tokens[i + 1].norm == "than"
+                and (tokens[i + 2].is_number or tokens[i + 2].norm in ("above", "below"))):
+            word = tok.text.lower()
+            if word in ("greater", "more", "higher", "larger"):
+                out.append(Token(tok.text + " than", "above", tok.start, tokens[i + 1].end))
+                i += 2
+                continue
+            if word in ("less", "lower", "fewer", "smaller"):
+                out.append(Token(tok.text + " than", "below", tok.start, tokens[i + 1].end))
+                i += 2
+                continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+# Sentence ends: . ! ? followed by space and a capital/digit/bracket; not after abbreviations.
+_SENT_END_RE = re.compile(r"(?<!\bvs)(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bNo)"
+                          r"[.!?](?=\s+[\"'(\[A-Z0-9]|\s*$)|\n+")
+_CLAUSE_SPLIT_RE = re.compile(
+    r";|,?\s+(?:whereas|while|but|although|though|however|yet)\b|:\s", re.IGNORECASE)
+
+
+def sentences(text: str) -> list[Span]:
+    """Sentence spans of ``text``."""
+    spans: list[Span] = []
+    start = 0
+    for match in _SENT_END_RE.finditer(text):
+        end = match.end()
+        if text[start:end].strip():
+            spans.append(Span(start, end, text[start:end]))
+        start = end
+    if text[start:].strip():
+        spans.append(Span(start, len(text), text[start:]))
+    return spans
+
+
+def clauses(text: str, sentence: Span) -> list[Span]:
+    """Clauses of one sentence, split at ';' and contrastive conjunctions."""
+    spans: list[Span] = []
+    start = sentence.start
+    body = text[sentence.start:sentence.end]
+    for match in _CLAUSE_SPLIT_RE.finditer(body):
+        if _inside_parentheses(body, match.start()):
+            continue
+        cut = sentence.start + match.start()
+        if text[start:cut].strip():
+            spans.append(Span(start, cut, text[start:cut]))
+        start = sentence.start + match.end()
+    if text[start:sentence.end].strip():
+        spans.append(Span(start, sentence.end, text[start:sentence.end]))
+    return spans
+
+
+def _inside_parentheses(body: str, index: int) -> bool:
+    depth = 0
+    for char in body[:index]:
+        if char in "([":
+            depth += 1
+        elif char in ")]" and depth:
+            depth -= 1
+    return depth > 0
+
+
+_NUMBER_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90, "hundred": 100,
+}
+_WORD_NUMBER_RE = re.compile(
+    r"\b(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s]"
+    r"(?P<unit>one|two|three|four|five|six|seven|eight|nine)\b|\b(?P<word>"
+    + "|".join(_NUMBER_WORDS) + r")\b(?!-(?:fold|times))",
+    re.IGNORECASE,
+)
+_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+          "eight": 8, "nine": 9}
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    """A number written in the summary, with the precision it is written at."""
+
+    value: float
+    decimals: int
+    span: Span
+    is_percent: bool
+    is_word: bool
+    operator: str  # "<", ">", "<=", ">=" or "" (written before the number)
+    scale: float = 1.0  # 1e6 for "18.5 million"
+    hedged: bool = False  # "about", "roughly", "~" before it
+
+
+# A number not glued to letters ("HbA1c", "COVID-19" and "T2D" are names, not numbers).
+_NUMBER_RE = re.compile(
+    r"(?<![A-Za-z0-9.])(?<![A-Za-z]-)(?P<sign>[-\u2212\u2013](?=\d|\.\d))?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<tail>(?:st|nd|rd|th)\b|[A-Za-z]+)?"
+)
+_OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater than|more than|over)\s*$",
+                          re.IGNORECASE)
+_HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
+                       r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
+_UNIT_TAILS = frozenset({"mo", "mos", "m", "y", "yr", "yrs", "d", "w", "wk", "wks", "h", "x",
+                         "mg", "kg", "g", "ml", "mmhg", "k", "percent", "pct"})
+
+
+def numbers_in(text: str) -> list[NumberMention]:
+    """Every number written in ``text`` (digits and number words), with its precision."""
+    found: list[NumberMention] = []
+    for match in _NUMBER_RE.finditer(text):
+        tail = (match.group("tail") or "").lower()
+        if tail and tail not in _UNIT_TAILS:
+            continue  # an identifier such as "3a" or an ordinal "2nd"
+        raw = match.group("num").replace(",", "")
+        value = float(raw)
+        sign = match.group("sign")
+        if sign:
+            before = text[: match.start()].rstrip()
+            # "2.38-3.12" is a range, not a negative number.
+            glued = match.start() > 0 and text[match.start() - 1] in "-\u2013"
+            if (before and (before[-1].isdigit() or before[-1] == "%") and glued) or (
+                    sign == "\u2013" and before and before[-1].isalnum()):
+                sign = None
+        if sign:
+            value = -value
+        start = match.start() if sign else match.start("num")
+        end = match.end("num")
+        after = text[end:end + 12]
+        is_percent = bool(re.match(r"\s*(%|percent|per cent|percentage)", after, re.IGNORECASE))
+        scale = 1.0
+        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
+        if scale_match:
+            scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[scale_match.group(1).lower()]
+        op_match = _OPERATOR_RE.search(text[max(0, start - 14):start])
+        operator = ""
+        if op_match:
+            operator = {"≤": "<=", "≥": ">=", "less than": "<", "below": "<", "under": "<",
+                        "greater than": ">", "more than": ">", "over": ">"}.get(
+                op_match.group(1).lower(), op_match.group(1))
+        decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
+        hedged = bool(_HEDGE_RE.search(text[max(0, start - 16):start]))
+        found.append(NumberMention(value, decimals, Span(start, end, text[start:end]),
+                                   is_percent, False, operator, scale, hedged))
+    for match in _WORD_NUMBER_RE.finditer(text):
+        if match.group("tens"):
+            value = _NUMBER_WORDS[match.group("tens").lower()] + _UNITS[match.group("unit").lower()]
+        else:
+            value = _NUMBER_WORDS[match.group("word").lower()]
+        after = text[match.end():match.end() + 12]
+        is_percent = bool(re.match(r"\s*(%|percent|per cent)", after, re.IGNORECASE))
+        hedged = bool(_HEDGE_RE.search(text[max(0, match.start() - 16):match.start()]))
+        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
+        scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[
+            scale_match.group(1).lower()] if scale_match else 1.0
+        found.append(NumberMention(float(value), 0, Span(match.start(), match.end(),
+                                   match.group(0)), is_percent, True, "", scale, hedged))
+    return sorted(found, key=lambda n: n.span.start)
