@@ -1,4 +1,4 @@
-"""pytest-rwe: a pytest plugin and regression suite for LLM summaries of real-world-evidence studies."""
+"""pytest-rwe: a pytest plugin and regression suite for LLM summaries of RWE studies."""
 
 from pytest_rwe.study import Outcome, Study, StudyFileError, load_folder, load_study, parse_study
 from pytest_rwe.verdict import CRITERIA, Criterion, CriterionVerdict, JurorScore, Verdict

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_rwe import __version__
+from pytest_rwe.rescore import add_rescore_parser
 from pytest_rwe.study import load_folder
 
 
@@ -44,14 +45,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    description="Check every *.json study file under FOLDER; "
                                    "print each problem with the file, the JSON path and the fix.")
     validate.add_argument("folder", metavar="FOLDER")
-    validate.set_defaults(run=_validate)
+    validate.set_defaults(func=_validate)
+
+    add_rescore_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rwe`` console script."""
     args = build_parser().parse_args(argv)
-    code: int = args.run(args)
+    code: int = args.func(args)
     return code
 
 

@@ -1,1 +1,116 @@
-"""pytest-rwe's pytest plugin (being built)."""
+"""pytest-rwe's pytest plugin: thin glue over the pure core (entry point ``rwe``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+import pytest
+
+from pytest_rwe import hookspecs
+from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on this module
+    RECORD_PROPERTY,
+    rwe_case,
+    rwe_engine,
+    rwe_evaluation,
+    rwe_judge_settings,
+    rwe_jury,
+    rwe_model,
+    rwe_study,
+    rwe_summarize_settings,
+    rwe_summary,
+    rwe_thresholds,
+    rwe_verdict,
+)
+from pytest_rwe.records import record_key
+from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
+from pytest_rwe.summary_table import render_terminal_summary
+
+
+class RecordCollector:
+    """Gathers each evaluation record once, from local and xdist worker reports alike."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.records: dict[tuple[str, str, int], dict[str, Any]] = {}
+
+    @pytest.hookimpl
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name != RECORD_PROPERTY or not isinstance(value, str):
+                continue
+            record = json.loads(value)
+            key = record_key(record)
+            if key not in self.records:  # one record per pair, shipped by each criterion's test
+                self.records[key] = record
+                self.config.hook.pytest_rwe_record(config=self.config, record=record)
+
+    @pytest.hookimpl
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.records:
+            for line in render_terminal_summary(list(self.records.values())):
+                terminalreporter.write_line(line)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    from pytest_rwe.options import add_options
+
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):
+        config.stash[RUN_ID_KEY] = f"{os.getpid()}-{time.time():.3f}"
+    if not hasattr(config, "workerinput"):
+        # only the controller (or a plain run) aggregates, prints and writes
+        config.pluginmanager.register(RecordCollector(config), "rwe-records")
+        if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
+            # Asked for on the command line: check keys now, before xdist starts workers
+            # (a usage error raised inside a worker would crash it instead).
+            get_session(config).check_usable()
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistHooks(), "rwe-xdist")
+
+
+class _XdistHooks:
+    """Hooks that exist only when pytest-xdist is active."""
+
+    @pytest.hookimpl
+    def pytest_configure_node(self, node: Any) -> None:
+        # every worker shares the controller's run id (the store uses it for "this run")
+        node.workerinput["rwe_run_id"] = node.config.stash[RUN_ID_KEY]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "rwe_case" not in metafunc.fixturenames:
+        return
+    cases = get_session(metafunc.config).cases()
+    metafunc.parametrize("rwe_case", cases, ids=[case.id for case in cases], indirect=True)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    selected: dict[str, RweCase] = {}
+    for item in session.items:
+        callspec = getattr(item, "callspec", None)
+        case = callspec.params.get("rwe_case") if callspec is not None else None
+        if isinstance(case, RweCase):
+            selected.setdefault(case.id, case)
+    if selected:
+        rwe = get_session(session.config)
+        if hasattr(session.config, "workerinput"):
+            rwe.usage_problem = rwe.find_usage_problem()  # each rwe test fails with it
+        else:
+            rwe.check_usable()
+        rwe.selected = list(selected.values())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    rwe = session.config.stash.get(SESSION_KEY, None)
+    if rwe is not None and rwe.engine is not None:
+        rwe.engine.close()

@@ -56,7 +56,9 @@ class Measure(str, Enum):
 
 
 OUTCOME_KINDS = ("bin", "cont", "pctpoints")
-_KEY_RE = re.compile(r"^(?P<prefix>outcome(?:_(?P<time>[A-Za-z0-9]+))?)\.(?P<name>.+)!(?P<stat>[^!]+)$")
+_KEY_RE = re.compile(
+    r"^(?P<prefix>outcome(?:_(?P<time>[A-Za-z0-9]+))?)\.(?P<name>.+)!(?P<stat>[^!]+)$"
+)
 _MEASURES = {m.value.lower(): m for m in Measure}
 
 
@@ -203,7 +205,8 @@ def _parse_outcomes(raw: Mapping[str, Any]) -> tuple[tuple[Outcome, ...], list[t
         match = _KEY_RE.match(key)
         if match is None:
             problems.append((where, (
-                f"cannot read the key {key!r}; write \"outcome[_time].<name>_<bin|cont>!<MEASURE>\" "
+                f"cannot read the key {key!r}; write "
+                "\"outcome[_time].<name>_<bin|cont>!<MEASURE>\" "
                 "such as \"outcome_3yrs.ip.visit.for.asthma_bin!OR\""
             )))
             continue
@@ -298,7 +301,9 @@ def parse_study(data: object, path: Path | str = "<memory>") -> Study:
         raise StudyFileError(path, problems) from None
     outcomes, problems = _parse_outcomes(model.results.outcomes)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", model.id):
-        problems.append(("$.id", "use letters, digits, '_', '-' and '.' only, so it can name a test"))
+        problems.append(
+            ("$.id", "use letters, digits, '_', '-' and '.' only, so it can name a test")
+        )
     if model.design == "case_series" and model.results.control_size is not None:
         problems.append(("$.results.control_size", (
             "a case series has no control group; set control_size to null "
@@ -364,7 +369,8 @@ def load_folder(folder: Path | str) -> list[StudyLoad]:
             continue
         if study.id in seen:
             error = StudyFileError(path, [(
-                "$.id", f"id {study.id!r} is already used by {seen[study.id]}; give each study its own id"
+                "$.id",
+                f"id {study.id!r} is already used by {seen[study.id]}; give each study its own id",
             )])
             loads.append(StudyLoad(path, None, error))
             continue

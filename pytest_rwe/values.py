@@ -17,7 +17,9 @@ _NUMBER = r"[-+\u2212]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _ESTIMATE_RE = re.compile(
     rf"^\s*(?P<est>{_NUMBER})\s*(?:\(\s*(?P<lo>{_NUMBER})\s*(?:,|;|\bto\b)\s*(?P<hi>{_NUMBER})\s*\))?\s*$"
 )
-_PVALUE_RE = re.compile(rf"^\s*(?:p\s*)?(?P<op><=|<|>=|>|=)?\s*(?P<num>{_NUMBER})\s*$", re.IGNORECASE)
+_PVALUE_RE = re.compile(
+    rf"^\s*(?:p\s*)?(?P<op><=|<|>=|>|=)?\s*(?P<num>{_NUMBER})\s*$", re.IGNORECASE
+)
 _COUNT_RE = re.compile(r"^\s*(?P<k>\d+)\s*/\s*(?P<n>\d+)\s*$")
 _PERCENT_RE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*%?\s*$")
 _BASELINE_RE = re.compile(
@@ -75,12 +77,12 @@ def parse_estimate(raw: object) -> Estimate:
         ci_high=parse_number(hi) if hi is not None else None,
         text=text.strip(),
     )
-    if estimate.ci_low is not None and estimate.ci_high is not None:
-        if estimate.ci_low > estimate.ci_high:
-            raise ValueError(
-                f"interval in {text!r} has its lower bound above its upper bound; "
-                "write the interval as (lower, upper)"
-            )
+    low, high = estimate.ci_low, estimate.ci_high
+    if low is not None and high is not None and low > high:
+        raise ValueError(
+            f"interval in {text!r} has its lower bound above its upper bound; "
+            "write the interval as (lower, upper)"
+        )
     return estimate
 
 

@@ -75,7 +75,7 @@ def test_sizes() -> None:
     assert parse_size(None) is None
     assert parse_size(12.0) == 12
     for bad in ("12a", "1.5", -3, True):
-        with pytest.raises(ValueError, match="size|negative|subjects"):
+        with pytest.raises(ValueError, match=r"size|negative|subjects"):
             parse_size(bad)
 
 
@@ -96,7 +96,7 @@ def test_baseline_either_order() -> None:
     b = parse_baseline("intervention 71.2047 vs control 47.3579")
     assert (a.control, a.intervention) == (b.control, b.intervention) == (47.3579, 71.2047)
     assert a.intervention_text == "71.2047"
-    with pytest.raises(ValueError, match="control 47.36 vs intervention"):
+    with pytest.raises(ValueError, match=r"control 47\.36 vs intervention"):
         parse_baseline("47 vs 71")
     with pytest.raises(ValueError):
         parse_baseline("control 1 vs control 2")

@@ -118,6 +118,8 @@ class Provider(abc.ABC):
     name: str = ""
     #: environment variables of which one must hold a key; empty for keyless providers
     key_variables: tuple[str, ...] = ()
+    #: whether calls go through the response store (builtin models are instant and exact)
+    uses_store: bool = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         self.model = model

@@ -47,7 +47,7 @@ class ModelName:
 
 
 def resolve_name(name: str) -> ModelName:
-    """Resolve "provider/model" or a bare vendor name ("gemini-2.5-flash") to a :class:`ModelName`."""
+    """Resolve "provider/model" or a bare vendor name ("gemini-2.5-flash")."""
     name = name.strip()
     # "openai/llama3.1@http://127.0.0.1:11434/v1" points one model at its own server.
     name, _, base_url = name.partition("@")

@@ -1,0 +1,159 @@
+"""The evaluation engine: summaries and judge calls for many (model, study) pairs at once.
+
+It owns one asyncio event loop on a background thread, so synchronous pytest tests can
+block on their own result while the work of every other selected test keeps running
+(bounded per provider). Calls go through the response store; a juror that fails to answer
+abstains and is counted, never scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import threading
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pytest_rwe.calling import Caller, CallLabel
+from pytest_rwe.prompts import PromptSet, judge_request, summarize_request
+from pytest_rwe.providers.base import GenerationResult, GenerationSettings, ProviderError
+from pytest_rwe.redact import redact
+from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
+from pytest_rwe.study import Study
+from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """What the engine needs besides the caller: the jury, prompts and settings."""
+
+    jury: tuple[str, ...]
+    prompts: PromptSet
+    summarize_settings: GenerationSettings = field(default_factory=GenerationSettings)
+    judge_settings: GenerationSettings = field(default_factory=GenerationSettings)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One summary of one study by one model, and the jury's verdict on it."""
+
+    model: str
+    study_id: str
+    repeat: int
+    summary: GenerationResult | None
+    verdict: Verdict | None
+    error: str | None = None  # why no summary could be had (already redacted)
+
+
+class Engine:
+    """Runs evaluations concurrently on a private event loop."""
+
+    def __init__(self, config: EngineConfig, caller: Caller) -> None:
+        self.config = config
+        self.caller = caller
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="rwe-engine",
+                                        daemon=True)
+        self._thread.start()
+        self._lock = threading.Lock()
+        self._evaluations: dict[tuple[str, str, int], concurrent.futures.Future[Evaluation]] = {}
+
+    # -- public, thread-safe ---------------------------------------------------------------
+    def submit(self, model: str, study: Study, repeat: int = 0) -> concurrent.futures.Future[
+            Evaluation]:
+        """Start (or join) the evaluation of ``study`` by ``model``; idempotent per key."""
+        key = (model, study.id, repeat)
+        with self._lock:
+            future = self._evaluations.get(key)
+            if future is None:
+                future = self._run(self._evaluate(model, study, repeat))
+                self._evaluations[key] = future
+            return future
+
+    def submit_many(self, pairs: Iterable[tuple[str, Study, int]]) -> None:
+        """Queue work ahead of the tests that will ask for it."""
+        for model, study, repeat in pairs:
+            self.submit(model, study, repeat)
+
+    def evaluate(self, model: str, study: Study, repeat: int = 0) -> Evaluation:
+        """Block until the evaluation of ``study`` by ``model`` is done."""
+        return self.submit(model, study, repeat).result()
+
+    def judge(self, study: Study, summary: str) -> Verdict:
+        """Judge any text as a summary of ``study`` (for the ``rwe_jury`` fixture)."""
+        return self._run(self._judge(study, summary, model="(user summary)")).result()
+
+    def close(self) -> None:
+        """Cancel outstanding work, close provider clients and stop the loop thread."""
+        if not self._loop.is_running():
+            return
+        for future in list(self._evaluations.values()):
+            future.cancel()
+        # a client that will not close must not hang the session
+        with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):
+            self._run(self.caller.aclose()).result(timeout=10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        if not self._loop.is_running():
+            self._loop.close()
+
+    # -- internals -------------------------------------------------------------------------
+    def _run(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
+        request = summarize_request(study, self.config.prompts, self.config.summarize_settings)
+        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
+                          repeat=repeat)
+        try:
+            summary = await self.caller.call(model, request, label)
+        except ProviderError as exc:
+            return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
+        except Exception as exc:
+            message = redact(f"{type(exc).__name__}: {exc}")
+            return Evaluation(model, study.id, repeat, None, None, error=message)
+        verdict = await self._judge(study, summary.text, model=model)
+        return Evaluation(model, study.id, repeat, summary, verdict)
+
+    async def _judge(self, study: Study, summary: str, *, model: str) -> Verdict:
+        jobs = [
+            self._judge_one(juror, study, summary, criterion, model)
+            for juror in self.config.jury
+            for criterion in CRITERIA
+        ]
+        return Verdict.from_scores(await asyncio.gather(*jobs))
+
+    async def _judge_one(
+        self, juror: str, study: Study, summary: str, criterion: Criterion, model: str
+    ) -> JurorScore:
+        request = judge_request(study, summary, criterion, self.config.prompts,
+                                self.config.judge_settings)
+        label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
+                          subject=model)
+        try:
+            reply = await self.caller.call(juror, request, label)
+            try:
+                parsed = parse_judge_reply(reply.text, criterion)
+            except ReplyError as first:
+                repair = repair_request(request, reply.text, first, criterion)
+                repair_label = CallLabel(kind="repair", study_id=study.id,
+                                         criterion=criterion, model=juror, subject=model)
+                second = await self.caller.call(juror, repair, repair_label)
+                try:
+                    parsed = parse_judge_reply(second.text, criterion)
+                except ReplyError as again:
+                    return _abstain(juror, criterion,
+                                    f"reply unreadable after one repair attempt: {again}")
+        except ProviderError as exc:
+            return _abstain(juror, criterion, f"call failed: {redact(str(exc))}")
+        except Exception as exc:
+            return _abstain(juror, criterion, redact(f"{type(exc).__name__}: {exc}"))
+        return JurorScore(juror, criterion, parsed.score, parsed.explanation)
+
+
+def _abstain(juror: str, criterion: Criterion, why: str) -> JurorScore:
+    return JurorScore(juror, criterion, None, f"abstained: {why}")

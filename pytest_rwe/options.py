@@ -1,0 +1,111 @@
+"""Command-line options and ini keys of the plugin, read into :class:`RweSettings`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_rwe.settings import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_JURY,
+    RECORD_MODES,
+    RweSettings,
+    SettingsError,
+    build_settings,
+)
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register ``--rwe-*`` options and ``rwe_*`` ini keys."""
+    group = parser.getgroup("rwe", "pytest-rwe: LLM summaries of real-world-evidence studies")
+    group.addoption("--rwe-model", action="append", default=[], metavar="MODEL",
+                    help="model under test, provider/model or a bare vendor name; repeatable. "
+                         "Append @URL to send one model to an OpenAI-compatible server "
+                         "(default: ini rwe_models)")
+    group.addoption("--rwe-jury", metavar="J1,J2,...",
+                    help="comma-separated jurors (default: ini rwe_jury, else "
+                         + ",".join(DEFAULT_JURY) + ")")
+    group.addoption("--rwe-cases", metavar="DIR",
+                    help="folder of study JSON files (default: ini rwe_cases, cases/studies)")
+    group.addoption("--rwe-prompts", metavar="DIR",
+                    help="folder of prompt templates overriding the packaged defaults "
+                         "(default: ini rwe_prompts, else a 'prompts' folder beside the cases)")
+    group.addoption("--rwe-repeat", type=int, metavar="N",
+                    help="independent summaries per (model, study) (default: ini rwe_repeat, 1)")
+    group.addoption("--rwe-record", choices=RECORD_MODES, metavar="MODE",
+                    help="new: replay stored responses, call and store the rest (default); "
+                         "none: replay only, a miss fails; all: call everything and overwrite")
+    group.addoption("--rwe-store", metavar="PATH",
+                    help="response store folder (default: ini rwe_store, .rwe_cache)")
+    group.addoption("--rwe-concurrency", type=int, metavar="N",
+                    help="concurrent calls per provider, shared by all xdist workers "
+                         f"(default: ini rwe_concurrency, {DEFAULT_CONCURRENCY})")
+    group.addoption("--rwe-max-attempts", type=int, metavar="N",
+                    help="attempts per call before it fails (default 6)")
+    group.addoption("--rwe-retry-cap", type=float, metavar="SECONDS",
+                    help="longest Retry-After honoured before retrying anyway (default 60)")
+
+    parser.addini("rwe_models", "models under test", type="args", default=[])
+    parser.addini("rwe_jury", "comma-separated jurors", default="")
+    parser.addini("rwe_cases", "folder of study JSON files, relative to the rootdir",
+                  default="cases/studies")
+    parser.addini("rwe_prompts", "folder of prompt templates, relative to the rootdir",
+                  default="")
+    parser.addini("rwe_thresholds",
+                  "per-criterion pass thresholds on the jury mean, e.g. completeness=0.5",
+                  default="")
+    parser.addini("rwe_repeat", "independent summaries per (model, study)", default="1")
+    parser.addini("rwe_record", "record mode: new, none or all", default="new")
+    parser.addini("rwe_store", "response store folder, relative to the rootdir",
+                  default=".rwe_cache")
+    parser.addini("rwe_concurrency", "concurrent calls per provider",
+                  default=str(DEFAULT_CONCURRENCY))
+
+
+def _path(config: pytest.Config, option: str, ini: str) -> Path | None:
+    """An option path is relative to the invocation folder, an ini path to the rootdir."""
+    value = config.getoption(option)
+    if value:
+        return (config.invocation_params.dir / str(value)).resolve()
+    raw = str(config.getini(ini) or "")
+    return (config.rootpath / raw).resolve() if raw else None
+
+
+def _int(config: pytest.Config, option: str, ini: str, default: int) -> int:
+    value = config.getoption(option)
+    if value is not None:
+        return int(value)
+    raw = str(config.getini(ini) or default)
+    try:
+        return int(raw)
+    except ValueError:
+        raise SettingsError(f"ini {ini} = {raw!r} is not a whole number") from None
+
+
+def read_settings(config: pytest.Config) -> RweSettings:
+    """Read options and ini keys; raise :class:`pytest.UsageError` with the fix on bad values."""
+    models = config.getoption("--rwe-model") or list(config.getini("rwe_models"))
+    cases = _path(config, "--rwe-cases", "rwe_cases") or Path("cases/studies").resolve()
+    prompts = _path(config, "--rwe-prompts", "rwe_prompts")
+    if prompts is None and (cases.parent / "prompts").is_dir():
+        prompts = cases.parent / "prompts"
+    store = _path(config, "--rwe-store", "rwe_store") or Path(".rwe_cache").resolve()
+    try:
+        return build_settings(
+            models=models,
+            jury=config.getoption("--rwe-jury") or str(config.getini("rwe_jury") or "") or None,
+            cases=cases,
+            prompts=prompts,
+            thresholds=str(config.getini("rwe_thresholds") or "") or None,
+            repeat=_int(config, "--rwe-repeat", "rwe_repeat", 1),
+            record=config.getoption("--rwe-record") or str(config.getini("rwe_record") or "new"),
+            store=store,
+            concurrency=_int(config, "--rwe-concurrency", "rwe_concurrency",
+                             DEFAULT_CONCURRENCY),
+            max_attempts=config.getoption("--rwe-max-attempts") or 6,
+            retry_after_cap_s=(60.0 if config.getoption("--rwe-retry-cap") is None
+                               else float(config.getoption("--rwe-retry-cap"))),
+        )
+    except SettingsError as exc:
+        raise pytest.UsageError(str(exc)) from None

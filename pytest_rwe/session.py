@@ -1,0 +1,171 @@
+"""Per-process state of a pytest-rwe session, kept in ``config.stash``."""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from pytest_rwe.calling import Caller
+from pytest_rwe.engine import Engine, EngineConfig
+from pytest_rwe.options import read_settings
+from pytest_rwe.prompts import PromptSet, load_prompts
+from pytest_rwe.providers.base import GenerationSettings, ProviderConfigError
+from pytest_rwe.providers.calls import RetryPolicy
+from pytest_rwe.providers.registry import missing_key, resolve_name
+from pytest_rwe.settings import RweSettings
+from pytest_rwe.store import ResponseStore
+from pytest_rwe.study import StudyLoad, load_folder
+
+
+@dataclass(frozen=True)
+class RweCase:
+    """One parametrized (model, study, repeat) of the suite."""
+
+    model: str
+    load: StudyLoad
+    repeat: int = 0
+
+    @property
+    def id(self) -> str:
+        suffix = f"#r{self.repeat + 1}" if self.repeat else ""
+        return f"{self.model}::{self.load.id}{suffix}"
+
+
+@dataclass
+class RweSession:
+    """Settings, loaded studies and the engine of one pytest process."""
+
+    config: pytest.Config
+    settings: RweSettings
+    _loads: list[StudyLoad] | None = None
+    _prompts: PromptSet | None = None
+    engine: Engine | None = None
+    selected: list[RweCase] = field(default_factory=list)
+    usage_problem: str | None = None
+
+    @property
+    def loads(self) -> list[StudyLoad]:
+        if self._loads is None:
+            folder = self.settings.cases
+            if not folder.is_dir():
+                raise pytest.UsageError(
+                    f"rwe_cases: {folder} is not a folder; point --rwe-cases (or ini rwe_cases) "
+                    "at a folder of study JSON files"
+                )
+            self._loads = load_folder(folder)
+        return self._loads
+
+    @property
+    def prompts(self) -> PromptSet:
+        if self._prompts is None:
+            try:
+                self._prompts = load_prompts(self.settings.prompts)
+            except ValueError as exc:
+                raise pytest.UsageError(str(exc)) from None
+        return self._prompts
+
+    def cases(self) -> list[RweCase]:
+        """Every (model, study, repeat) the suite parametrizes."""
+        if not self.settings.models:
+            raise pytest.UsageError(
+                "pytest-rwe: no model to evaluate; pass --rwe-model MODEL "
+                "(e.g. --rwe-model builtin/template) or set ini rwe_models"
+            )
+        return [
+            RweCase(model, load, repeat)
+            for model in self.settings.models
+            for load in self.loads
+            for repeat in range(self.settings.repeat)
+        ]
+
+    def check_usable(self) -> None:
+        """Fail fast, once, on unknown model names or missing API keys."""
+        problem = self.find_usage_problem()
+        if problem:
+            raise pytest.UsageError(problem)
+
+    def find_usage_problem(self) -> str | None:
+        """Why the configured models and jurors cannot be called, or None."""
+        problems = []
+        for role, names in (("--rwe-model", self.settings.models),
+                            ("--rwe-jury", self.settings.jury)):
+            for name in names:
+                try:
+                    resolve_name(name)
+                    variable = missing_key(name)
+                except ProviderConfigError as exc:
+                    problems.append(f"{role} {name}: {exc}")
+                    continue
+                if variable:
+                    problems.append(f"{role} {name} needs an API key: set {variable}")
+        if not problems:
+            return None
+        return ("pytest-rwe cannot start:\n  " + "\n  ".join(problems)
+                + "\nRun offline with --rwe-model builtin/template --rwe-jury builtin/rules.")
+
+    def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
+        """Create the engine and queue every selected pair of this process."""
+        if self.engine is None:
+            settings = self.settings
+            workers = int(getattr(self.config, "workerinput", {}).get("workercount", 1))
+            caller = Caller(
+                store=ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
+                                    run_id=_run_id(self.config)),
+                policy=RetryPolicy(max_attempts=settings.max_attempts,
+                                   retry_after_cap_s=settings.retry_after_cap_s),
+                # the budget is per provider for the whole run, so xdist workers share it
+                concurrency=max(1, math.ceil(settings.concurrency / workers)),
+            )
+            config = EngineConfig(jury=settings.jury, prompts=self.prompts,
+                                  summarize_settings=summarize, judge_settings=judge)
+            self.engine = Engine(config, caller)
+            self.engine.submit_many(
+                (case.model, case.load.study, case.repeat)
+                for case in _rotated(self.selected, self.config)
+                if case.load.study is not None
+            )
+        return self.engine
+
+
+def _rotated(cases: list[RweCase], config: pytest.Config) -> list[RweCase]:
+    """Each xdist worker starts its queue at a different place so workers spread out."""
+    workerinput = getattr(config, "workerinput", None)
+    if not workerinput or not cases:
+        return cases
+    index = int(str(workerinput.get("workerid", "gw0")).lstrip("gw") or 0)
+    start = (index * len(cases)) // max(1, int(workerinput.get("workercount", 1)))
+    return cases[start:] + cases[:start]
+
+
+def _run_id(config: pytest.Config) -> str:
+    """One id for the whole run, shared by xdist workers (set by the controller)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput and "rwe_run_id" in workerinput:
+        return str(workerinput["rwe_run_id"])
+    return config.stash.get(RUN_ID_KEY, f"{os.getpid()}-{time.time():.0f}")
+
+
+RUN_ID_KEY = pytest.StashKey[str]()
+SESSION_KEY = pytest.StashKey[RweSession]()
+
+
+def get_session(config: pytest.Config) -> RweSession:
+    """The process's :class:`RweSession`, created on first use."""
+    session = config.stash.get(SESSION_KEY, None)
+    if session is None:
+        session = RweSession(config, read_settings(config))
+        config.stash[SESSION_KEY] = session
+    return session
+
+
+def relative(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` when it lies below it, for readable messages."""
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
