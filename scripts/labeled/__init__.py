@@ -1,0 +1,1 @@
+"""Helpers of scripts/build_labeled_set.py: base summaries, text surgery, mutations."""
