@@ -101,9 +101,14 @@ def _adjustment(study: Study) -> str:
     text = " ".join(study.picot.values()).lower()
     if "propensity" not in text:
         return ""
+    # Read the method from the words around "propensity" only: "weight" elsewhere in the
+    # design (an outcome such as "abnormal weight gain") says nothing about the method.
+    windows = " ".join(
+        text[max(0, m.start() - 40):m.end() + 60] for m in re.finditer("propensity", text)
+    )
     for word, phrase in (("match", "matching"), ("weight", "weighting"),
                          ("stratif", "stratification")):
-        if word in text:
+        if word in windows:
             return f" after propensity-score {phrase}"
     return " after propensity-score adjustment"
 
