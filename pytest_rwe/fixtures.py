@@ -12,7 +12,7 @@ from pytest_rwe.engine import Engine, Evaluation
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.records import evaluation_record
 from pytest_rwe.session import RweCase, RweSession, get_session
-from pytest_rwe.study import Study
+from pytest_rwe.study import Study, StudyLoad
 from pytest_rwe.verdict import Criterion, Verdict
 
 RECORD_PROPERTY = "rwe"
@@ -98,12 +98,22 @@ def rwe_model(rwe_case: RweCase) -> str:
 
 
 @pytest.fixture
-def rwe_study(rwe_case: RweCase) -> Study:
+def rwe_study_load(request: pytest.FixtureRequest) -> StudyLoad:
+    """The study file of this test: parametrized alone, or taken from ``rwe_case``."""
+    if hasattr(request, "param"):
+        load: StudyLoad = request.param
+        return load
+    case: RweCase = request.getfixturevalue("rwe_case")
+    return case.load
+
+
+@pytest.fixture
+def rwe_study(rwe_study_load: StudyLoad) -> Study:
     """The parsed study; a broken study file fails only its own tests, with the fix."""
-    if rwe_case.load.study is None:
-        assert rwe_case.load.error is not None
-        pytest.fail(rwe_case.load.error.render(), pytrace=False)
-    return rwe_case.load.study
+    if rwe_study_load.study is None:
+        assert rwe_study_load.error is not None
+        pytest.fail(rwe_study_load.error.render(), pytrace=False)
+    return rwe_study_load.study
 
 
 @pytest.fixture
@@ -163,6 +173,7 @@ __all__ = [
     "rwe_jury",
     "rwe_model",
     "rwe_study",
+    "rwe_study_load",
     "rwe_summarize_settings",
     "rwe_summary",
     "rwe_thresholds",

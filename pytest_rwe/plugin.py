@@ -19,6 +19,7 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
     rwe_jury,
     rwe_model,
     rwe_study,
+    rwe_study_load,
     rwe_summarize_settings,
     rwe_summary,
     rwe_thresholds,
@@ -88,10 +89,15 @@ class _XdistHooks:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "rwe_case" not in metafunc.fixturenames:
-        return
-    cases = get_session(metafunc.config).cases()
-    metafunc.parametrize("rwe_case", cases, ids=[case.id for case in cases], indirect=True)
+    if "rwe_case" in metafunc.fixturenames:
+        # a test of the models under test: one per (model, study, repeat)
+        cases = get_session(metafunc.config).cases()
+        metafunc.parametrize("rwe_case", cases, ids=[case.id for case in cases], indirect=True)
+    elif "rwe_study_load" in metafunc.fixturenames:
+        # a test that needs only studies (e.g. your own summarizer judged by rwe_jury)
+        loads = get_session(metafunc.config).loads
+        metafunc.parametrize("rwe_study_load", loads, ids=[load.id for load in loads],
+                             indirect=True)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -243,7 +243,7 @@ def _parse_outcomes(raw: Mapping[str, Any]) -> tuple[tuple[Outcome, ...], list[t
                     estimates[measure] = parse_estimate(value)
             except ValueError as exc:
                 problems.append((where, str(exc)))
-        if not estimates and count is None and p is not None:
+        if set(values) == {Measure.PVALUE}:
             problems.append((f"$.results.outcomes[{json.dumps(stem + '!pvalue')}]", (
                 f"{stem} has a p-value but no estimate; add {stem}!HR, !OR, !RR or !MD"
             )))

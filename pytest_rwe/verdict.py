@@ -78,8 +78,11 @@ class CriterionVerdict:
             head += f", threshold {threshold:g}"
         lines = [head]
         for s in self.scores:
-            label = "abstained" if s.score is None else f"score {s.score}"
-            lines.append(f"  - {s.juror}: {label}: {s.explanation}")
+            if s.score is None:
+                why = s.explanation.removeprefix("abstained: ")
+                lines.append(f"  - {s.juror}: abstained: {why}")
+            else:
+                lines.append(f"  - {s.juror}: score {s.score}: {s.explanation}")
         return "\n".join(lines)
 
     def to_record(self) -> dict[str, Any]:

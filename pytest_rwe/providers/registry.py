@@ -12,7 +12,7 @@ from typing import Any
 from pytest_rwe.providers.base import Provider, ProviderConfigError
 
 # provider prefix -> "module:Class"; a module is imported on first use only.
-_PROVIDERS: dict[str, str] = {
+_PROVIDERS: dict[str, str | type[Provider]] = {
     "builtin": "pytest_rwe.providers.builtin:BuiltinProvider",
     "openai": "pytest_rwe.providers.openai_provider:OpenAIProvider",
     "anthropic": "pytest_rwe.providers.anthropic_provider:AnthropicProvider",
@@ -28,10 +28,10 @@ _BARE_NAMES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 
 def register_provider(prefix: str, target: str | type[Provider]) -> None:
-    """Register a provider class (or "module:Class") under a model-name prefix."""
-    _PROVIDERS[prefix] = (
-        target if isinstance(target, str) else f"{target.__module__}:{target.__qualname__}"
-    )
+    """Register a provider class (or a lazy "module:Class") under a model-name prefix."""
+    if "/" in prefix or not prefix:
+        raise ValueError(f"provider prefix {prefix!r} must be a non-empty name without '/'")
+    _PROVIDERS[prefix] = target
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,10 @@ def _resolve_bare(name: str) -> ModelName:
 
 
 def provider_class(prefix: str) -> type[Provider]:
-    module_name, _, class_name = _PROVIDERS[prefix].partition(":")
+    target = _PROVIDERS[prefix]
+    if not isinstance(target, str):
+        return target
+    module_name, _, class_name = target.partition(":")
     cls: type[Provider] = getattr(importlib.import_module(module_name), class_name)
     return cls
 

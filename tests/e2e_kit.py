@@ -1,0 +1,88 @@
+"""Building blocks for pytester runs of the installed plugin."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE = ROOT / "cases" / "studies"
+
+# a cohort with p-values, a case series, a cross-sectional study and a LEGEND cohort
+STUDIES = (
+    "trinetx_cud_pancreatic_cancer_chronic_pancreatitis",
+    "iscgm_t2d_basal_or_oral_therapy_case_series",
+    "hospital_shift_work_metabolic_syndrome",
+    "legend_htn_ace_inhibitors_vs_arbs_cardiovascular",
+)
+
+SUITE_TEST = """
+import pytest
+from pytest_rwe import CRITERIA
+from pytest_rwe.fixtures import assert_criterion
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+def test_summary(rwe_verdict, rwe_summary, rwe_thresholds, criterion):
+    assert_criterion(rwe_verdict, criterion, rwe_thresholds[criterion], rwe_summary.text)
+"""
+
+
+def make_suite(
+    pytester: pytest.Pytester,
+    *,
+    studies: tuple[str, ...] = STUDIES,
+    models: str = "builtin/template",
+    jury: str = "builtin/rules",
+    extra_ini: str = "",
+    test: str = SUITE_TEST,
+) -> Path:
+    """A project with a few suite studies, an ini and the suite's test file."""
+    folder = pytester.path / "cases" / "studies"
+    folder.mkdir(parents=True)
+    for study in studies:
+        shutil.copy(SUITE / f"{study}.json", folder / f"{study}.json")
+    pytester.makeini(
+        "[pytest]\n"
+        f"rwe_models = {models}\n"
+        f"rwe_jury = {jury}\n"
+        "rwe_cases = cases/studies\n"
+        f"rwe_store = {pytester.path / 'store'}\n"
+        + extra_ini
+    )
+    pytester.makepyfile(test_suite=test)
+    return folder
+
+
+# A conftest that keeps every record the controller aggregates (via the plugin's hook).
+RECORDER = """
+import json
+
+
+def pytest_rwe_record(config, record):
+    with open(config.rootpath / "records.jsonl", "a", encoding="utf-8") as out:
+        out.write(json.dumps(record) + "\\n")
+"""
+
+
+def read_records(pytester: pytest.Pytester) -> list[dict[str, object]]:
+    """The records the controller aggregated in the last run, one per (model, study, repeat)."""
+    path = pytester.path / "records.jsonl"
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.unlink()
+    return [json.loads(line) for line in lines]
+
+
+def write_study(folder: Path, name: str, data: object) -> Path:
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+def xdist_args(workers: int) -> list[str]:
+    return ["-n", str(workers)] if workers else []
