@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_rwe import __version__
+from pytest_rwe.cli_calibrate import add_calibrate_parser
 from pytest_rwe.rescore import add_rescore_parser
 from pytest_rwe.study import load_folder
 
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.set_defaults(func=_validate)
 
     add_rescore_parser(commands)
+    add_calibrate_parser(commands)
     return parser
 
 

@@ -17,10 +17,21 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pytest_rwe.calling import Caller, CallLabel
-from pytest_rwe.prompts import PromptSet, judge_request, summarize_request
-from pytest_rwe.providers.base import GenerationResult, GenerationSettings, ProviderError
+from pytest_rwe.prompts import (
+    PromptSet,
+    judge_request,
+    render_summarize_prompt,
+    summarize_request,
+)
+from pytest_rwe.providers.base import (
+    GenerationRequest,
+    GenerationResult,
+    GenerationSettings,
+    ProviderError,
+)
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
+from pytest_rwe.store import StoreMissError
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 
@@ -111,27 +122,37 @@ class Engine:
                           repeat=repeat)
         try:
             summary = await self.caller.call(model, request, label)
-        except ProviderError as exc:
+        except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
             message = redact(f"{type(exc).__name__}: {exc}")
             return Evaluation(model, study.id, repeat, None, None, error=message)
-        verdict = await self._judge(study, summary.text, model=model)
+        try:
+            verdict = await self._judge(study, summary.text, model=model)
+        except StoreMissError as exc:
+            # a replay-only run without the judge's answer: not a juror's abstention
+            return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
         return Evaluation(model, study.id, repeat, summary, verdict)
 
     async def _judge(self, study: Study, summary: str, *, model: str) -> Verdict:
+        # rendered once: each of the nine judge prompts embeds it
+        shown = render_summarize_prompt(study, self.config.prompts)
+        requests = {
+            criterion: judge_request(study, summary, criterion, self.config.prompts,
+                                     self.config.judge_settings, shown)
+            for criterion in CRITERIA
+        }
         jobs = [
-            self._judge_one(juror, study, summary, criterion, model)
+            self._judge_one(juror, study, requests[criterion], criterion, model)
             for juror in self.config.jury
             for criterion in CRITERIA
         ]
         return Verdict.from_scores(await asyncio.gather(*jobs))
 
     async def _judge_one(
-        self, juror: str, study: Study, summary: str, criterion: Criterion, model: str
+        self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
+        model: str,
     ) -> JurorScore:
-        request = judge_request(study, summary, criterion, self.config.prompts,
-                                self.config.judge_settings)
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
                           subject=model)
         try:
@@ -148,6 +169,8 @@ class Engine:
                 except ReplyError as again:
                     return _abstain(juror, criterion,
                                     f"reply unreadable after one repair attempt: {again}")
+        except StoreMissError:
+            raise
         except ProviderError as exc:
             return _abstain(juror, criterion, f"call failed: {redact(str(exc))}")
         except Exception as exc:

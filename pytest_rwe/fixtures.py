@@ -129,6 +129,9 @@ def rwe_evaluation(
     if evaluation.summary is None:
         pytest.fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}",
                     pytrace=False)
+    if evaluation.verdict is None:
+        pytest.fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+                    f"{evaluation.error}", pytrace=False)
     return evaluation
 
 

@@ -255,11 +255,21 @@ def _defang(data: str) -> str:
 
 
 def render_judge_prompt(
-    study: Study, summary: str, criterion: Criterion, prompts: PromptSet
+    study: Study,
+    summary: str,
+    criterion: Criterion,
+    prompts: PromptSet,
+    summarization_prompt: str | None = None,
 ) -> str:
-    """The judge prompt for one criterion: the full summarization prompt and the summary."""
+    """The judge prompt for one criterion: the full summarization prompt and the summary.
+
+    ``summarization_prompt`` may pass the study's already rendered prompt (nine judge calls
+    share it); it must be what :func:`render_summarize_prompt` gives.
+    """
+    if summarization_prompt is None:
+        summarization_prompt = render_summarize_prompt(study, prompts)
     return _substitute(prompts.judge(criterion), {
-        "summarization_prompt": _defang(render_summarize_prompt(study, prompts).rstrip()),
+        "summarization_prompt": _defang(summarization_prompt.rstrip()),
         "summary": _defang(summary.strip()),
         "criterion": criterion,
     })
@@ -282,10 +292,12 @@ def judge_request(
     criterion: Criterion,
     prompts: PromptSet,
     settings: GenerationSettings,
+    summarization_prompt: str | None = None,
 ) -> GenerationRequest:
     """One user message asking a juror to score ``summary`` on ``criterion``."""
+    text = render_judge_prompt(study, summary, criterion, prompts, summarization_prompt)
     return GenerationRequest(
-        messages=(Message("user", render_judge_prompt(study, summary, criterion, prompts)),),
+        messages=(Message("user", text),),
         settings=settings,
         task=JudgeTask(study, summary, criterion),
     )

@@ -126,20 +126,24 @@ class RweSession:
             self.engine = Engine(config, caller)
             self.engine.submit_many(
                 (case.model, case.load.study, case.repeat)
-                for case in _rotated(self.selected, self.config)
+                for case in _share(self.selected, self.config)
                 if case.load.study is not None
             )
         return self.engine
 
 
-def _rotated(cases: list[RweCase], config: pytest.Config) -> list[RweCase]:
-    """Each xdist worker starts its queue at a different place so workers spread out."""
+def _share(cases: list[RweCase], config: pytest.Config) -> list[RweCase]:
+    """The pairs this process computes ahead of its tests.
+
+    xdist decides which worker runs which test only as the run goes, so each worker takes
+    every n-th pair; a test whose pair another worker owns waits for that worker's stored
+    answer (the store makes each call once across workers) or computes it itself.
+    """
     workerinput = getattr(config, "workerinput", None)
-    if not workerinput or not cases:
+    if not workerinput:
         return cases
     index = int(str(workerinput.get("workerid", "gw0")).lstrip("gw") or 0)
-    start = (index * len(cases)) // max(1, int(workerinput.get("workercount", 1)))
-    return cases[start:] + cases[:start]
+    return cases[index::max(1, int(workerinput.get("workercount", 1)))]
 
 
 def _run_id(config: pytest.Config) -> str:

@@ -56,7 +56,7 @@ class CallLabel:
 
     ``model`` is the called model's display name (``provider/model``); ``repeat`` is the
     sample index (also in the key); ``subject`` optionally names the model whose summary a
-    judge or repair call is about, which makes the file name say so.
+    judge or repair call is about (in messages and the stored label, not in the path).
     """
 
     kind: CallKind
@@ -94,9 +94,9 @@ class CallLabel:
         """The file name without ``-<key12>.json``; the repeat index only where it matters."""
         if self.kind == "summary":
             return f"summary-r{self.repeat}"
+        # The subject is left out of the path: two models that wrote the same summary make
+        # the same judge request (one key), and a replay must find it whichever asks first.
         parts = [self.kind, slug(self.criterion or "")]
-        if self.subject:
-            parts.append(f"of-{slug(self.subject)}")
         if self.repeat:
             parts.append(f"r{self.repeat}")
         return "-".join(parts)

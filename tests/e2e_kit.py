@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,36 @@ def write_study(folder: Path, name: str, data: object) -> Path:
 
 def xdist_args(workers: int) -> list[str]:
     return ["-n", str(workers)] if workers else []
+
+
+FAKE_KEYS = {
+    "OPENAI_API_KEY": "sk-test-openai-0123456789abcdef",
+    "ANTHROPIC_API_KEY": "sk-ant-test-0123456789abcdef",
+    "GEMINI_API_KEY": "AIzaTest0123456789abcdefghijklmnopqrstu",
+}
+VENDOR_MODEL = "openai/gpt-4.1-mini"
+VENDOR_JURY = "openai/o4-mini,anthropic/claude-sonnet-4-20250514,google/gemini-2.5-pro"
+
+
+def summarizing_responder(studies: Path) -> Callable[[str, str, str], str | None]:
+    """A fake-server responder that answers a summarization prompt with the builtin summary.
+
+    Judge prompts get the server's default (a passing verdict).
+    """
+    from pytest_rwe.study import load_folder
+    from pytest_rwe.summarizer import summarize
+
+    by_question = {
+        load.study.question: summarize(load.study)
+        for load in load_folder(studies) if load.study is not None
+    }
+
+    def respond(provider: str, model: str, prompt: str) -> str | None:
+        if "<<<SUMMARY" in prompt:
+            return None
+        for question, summary in by_question.items():
+            if question in prompt:
+                return summary
+        return None
+
+    return respond

@@ -178,7 +178,8 @@ def test_file_names_say_what_the_call_was(tmp_path: Path) -> None:
     judge_dir = tmp_path / "demo_cohort" / "anthropic__claude-sonnet-4"
     assert store.path_for(JUDGE, key) == judge_dir / f"judge-completeness-{k12}.json"
     of = CallLabel("judge", "demo_cohort", "completeness", JUDGE.model, 2, "openai/gpt-4.1")
-    assert store.path_for(of, key).name == f"judge-completeness-of-openai__gpt-4.1-r2-{k12}.json"
+    # the judged model is not in the path: the same judge request has one file
+    assert store.path_for(of, key).name == f"judge-completeness-r2-{k12}.json"
     repair = CallLabel("repair", "demo_cohort", "numbers_accurate", JUDGE.model)
     assert store.path_for(repair, key).name == f"repair-numbers_accurate-{k12}.json"
     repeat = CallLabel("summary", "demo_cohort", None, "openai/gpt-4.1", repeat=3)

@@ -82,9 +82,13 @@ def _direction_findings(study: Study, analysis: Analysis) -> list[Finding]:
             findings.append(_finding(quote, _effect_field(outcome), (
                 f"calls {outcome.name} {claim.direction} in the intervention group{who}, but "
                 f"the study reports {_shown(outcome)}: {actual}")))
-        elif claim.significant and outcome.p is not None and not outcome.p.significant:
+        elif claim.significant is not False and outcome.p is not None \
+                and not outcome.p.significant:
+            # An effect stated without "non-significant" asserts a difference the results
+            # do not support; "no significant difference" is the acceptable wording.
+            what = "a significant" if claim.significant else "an effect:"
             findings.append(_finding(quote, outcome_field(outcome, "pvalue"), (
-                f"calls {outcome.name} a significant {span.quote.lower()}, but p = "
+                f"calls {outcome.name} {what} {span.quote.lower()}, but p = "
                 f"{outcome.p.text} is not below 0.05")))
     return findings
 

@@ -25,6 +25,9 @@ _DOWN = frozenset(["lower", "lowered", "decrease", "decreased", "decreases", "de
                    "reduced", "reduce", "reduces", "reduction", "reductions", "fewer", "less",
                    "declined", "decline", "declines", "drop", "dropped", "protective", "smaller",
                    "diminished", "lowering", "fell"])
+_INTENSIFIERS = frozenset(["greater", "larger", "bigger", "more", "steeper", "smaller", "less"])
+_CHANGE_NOUNS = frozenset(["fall", "drop", "decline", "decrease", "reduction", "rise", "increase",
+                           "improvement", "change", "gain", "loss"])
 _NOT_CUES = re.compile(r"^\s*(?:bound|limit|end|confidence|ci\b|-?likely\s+to\s+report)",
                        re.IGNORECASE)
 _NULL_RE = re.compile(
@@ -154,6 +157,8 @@ def _cues(analysis: Analysis, lo: int, hi: int, span: Span, in_names: set[int]) 
             continue
         if _NOT_CUES.match(text[tokens[pos].end:tokens[pos].end + 24]):
             continue
+        if word in _INTENSIFIERS and pos + 1 < hi and tokens[pos + 1].text.lower() in _CHANGE_NOUNS:
+            continue  # "a greater fall", "a larger increase": the noun gives the direction
         kind: Direction = "higher" if word in _UP else "lower"
         before = text[max(span.start, tokens[pos].start - 40):tokens[pos].start]
         if _negated(tokens, lo, pos):

@@ -33,7 +33,7 @@ _GROUP_GENERIC = frozenset(stem(w) for w in (
     ["patients", "participants", "subjects", "adults", "people", "individuals", "users", "use",
      "therapy", "treatment", "drug", "drugs", "medication", "group", "only", "alone", "same",
      "separate", "start", "starting", "initiation", "new", "monotherapy", "during", "baseline",
-     "before", "after"]))
+     "before", "after", "continue", "continued", "continuing", "continuous"]))
 _COMPARISON_WORDS = frozenset(stem(w) for w in
                                ["than", "versus", "vs", "v", "compared", "comparison", "relative",
                                 "against"])
@@ -235,6 +235,11 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     inner = " ".join(x for x in re.findall(r"\(([^)]*)\)", text)
                      if re.fullmatch(r"[A-Z][A-Za-z0-9\-]{0,9}?[A-Z0-9]s?", x.strip()))
     outer = re.sub(r"\([^)]*\)", " ", text)
+    # A parenthesis that restates the group in three or more content words ("(self-monitoring
+    # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
+    for inside in re.findall(r"\(([^)]*)\)", text):
+        if len([w for w in normalize_phrase(inside) if w not in _STOP_STEMS]) >= 3:
+            outer += " " + inside
     words = [w for w in normalize_phrase(outer) if w not in _STOP_STEMS or w in NEGATIONS]
     abbrev = [w for w in normalize_phrase(inner) if w not in _STOP_STEMS]
     return words, abbrev

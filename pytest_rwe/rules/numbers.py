@@ -8,6 +8,7 @@ another outcome is caught; a group size is checked against the group it is writt
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -110,7 +111,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
-        swapped = _size_swap(study, analysis, number)
+        swapped = _size_swap(study, analysis, number) or _baseline_swap(study, analysis, number)
         if swapped is not None:
             findings.append(swapped)
     return findings
@@ -237,8 +238,8 @@ def _size_swap(study: Study, analysis: Analysis, number: NumberMention) -> Numbe
         return None
     written = number.value * number.scale
     own = next((g for g, s in sizes.items() if s is not None and matches(written, 0, s)), None)
-    if own is None or number.scale != 1.0:
-        return None
+    if own is None or number.scale != 1.0 or _in_list(analysis.text, number):
+        return None  # "A and B users (735,657 and 206,570)": the order is the reader's to map
     group = _group_of(analysis, number)
     if group is None or group == own:
         return None
@@ -272,3 +273,99 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
             tokens[i].norm in _BEFORE_BRIDGE for i in range(last_end + 1, at)):
         return last.group  # "chlorthalidone users numbered 36,918"
     return None
+
+
+_ORDER_RE = re.compile(r"\b(intervention|treated|exposed|control|comparator|unexposed)\s*"
+                       r"(?:group\s*)?(?:vs\.?|versus|and|/|compared\s+with)\s*"
+                       r"(intervention|treated|exposed|control|comparator|unexposed)\b",
+                       re.IGNORECASE)
+_PAIR_GAP = re.compile(r"^\s*%?\s*(?:vs\.?|versus|and|compared\s+with|against|/)\s*$",
+                       re.IGNORECASE)
+
+
+def _baseline_sides(study: Study, number: NumberMention) -> list[tuple[str, str, str]]:
+    """(characteristic, the group whose value it is, the other group) for a baseline value
+    the number fits on one side only."""
+    written = number.value * number.scale
+    sides = []
+    for name, base in study.baseline.items():
+        fits_i = matches(written, number.decimals, base.intervention)
+        fits_c = matches(written, number.decimals, base.control)
+        if fits_i != fits_c:
+            sides.append((name, "intervention" if fits_i else "control",
+                          "control" if fits_i else "intervention"))
+    return sides
+
+
+def _declared_order(analysis: Analysis, number: NumberMention) -> tuple[str, str] | None:
+    """The group order a "X vs Y" pair of values is written in, when the sentence says it:
+    "(intervention vs control)", or "in A vs B" with A and B the two groups."""
+    lo, hi = analysis.sentence_of(number.span.start)
+    if hi <= lo:
+        return None
+    start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
+    words = {"treated": "intervention", "exposed": "intervention", "comparator": "control",
+             "unexposed": "control"}
+    match = _ORDER_RE.search(analysis.text, start, end)
+    if match is not None:
+        first, second = (words.get(g.lower(), g.lower()) for g in match.groups())
+        if first != second:
+            return first, second
+    return None
+
+
+def _baseline_swap(study: Study, analysis: Analysis, number: NumberMention
+                   ) -> NumberFinding | None:
+    """A baseline value written for the other group ("85.0 in the control group" when 85.0
+    is the intervention group's value, or an "X vs Y" pair in the reverse of its order)."""
+    sides = _baseline_sides(study, number)
+    if len(sides) != 1 or number.hedged:
+        return None
+    name, own, _other = sides[0]
+    base = study.baseline[name]
+    field = f"results.baseline_differences[{json.dumps(name)}]"
+    # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order only
+    group = (_pair_group(study, analysis, number, name) if _in_list(analysis.text, number)
+             else _group_of(analysis, number))
+    if group is None or group == own:
+        return None
+    return NumberFinding(number.span, field, (
+        f"{number.span.quote} is written for the {group} group, but in {field} = "
+        f"{base.text!r} it is the {own} group's value"))
+
+
+def _pair_group(study: Study, analysis: Analysis, number: NumberMention, name: str
+                ) -> str | None:
+    """The group of a value in an "A vs B" pair of one characteristic, in a declared order."""
+    order = _declared_order(analysis, number)
+    if order is None:
+        return None
+    numbers = numbers_in(analysis.text)
+    at = next((i for i, n in enumerate(numbers) if n.span.start == number.span.start), None)
+    if at is None:
+        return None
+    for partner, position in ((at + 1, 0), (at - 1, 1)):
+        if not 0 <= partner < len(numbers):
+            continue
+        left, right = (number, numbers[partner]) if position == 0 else (numbers[partner], number)
+        if not _PAIR_GAP.match(analysis.text[left.span.end:right.span.start]):
+            continue
+        # the partner must be a value of the same characteristic for the pair to be read
+        if any(n == name for n, _, _ in _baseline_sides(study, numbers[partner])):
+            return order[position]
+    return None
+
+
+_LIST_GAP = re.compile(r"^\s*%?\s*(?:/|,|;|and|or|vs\.?|versus|to)\s*$", re.IGNORECASE)
+
+
+def _in_list(text: str, number: NumberMention) -> bool:
+    """The number is one of several written together: "X and Y", "X vs Y", "X/Y"."""
+    numbers = numbers_in(text)
+    at = next((i for i, n in enumerate(numbers) if n.span.start == number.span.start), None)
+    if at is None:
+        return False
+    before = numbers[at - 1] if at > 0 else None
+    after = numbers[at + 1] if at + 1 < len(numbers) else None
+    return bool((before and _LIST_GAP.match(text[before.span.end:number.span.start]))
+                or (after and _LIST_GAP.match(text[number.span.end:after.span.start])))

@@ -1,0 +1,131 @@
+"""Claim diagnostics: what a summary claims about each outcome, against the study.
+
+From the rules juror's per-outcome claim extraction (:func:`pytest_rwe.rules.analyze`), per
+summary: the outcomes it mentions, the significance and direction it claims for each, and
+whether they match the study. Aggregated per model:
+
+- significance-match rate: over mentioned outcomes that have a p-value, the share where the
+  summary calls the outcome significant exactly when p < 0.05. An outcome counts as called
+  significant when a claim says so ("significantly higher") or states a direction without
+  marking it non-significant ("a higher risk"); as not significant when every claim says
+  no difference or non-significant, or none gives a direction (a bare number);
+- direction-agreement rate: over mentioned outcomes for which the summary states a direction
+  (higher/lower, read from the intervention group's side) and the study has one, the share
+  where they agree.
+
+Everything returned is JSON primitives, so it can ride on a per-test record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pytest_rwe.rules.claims import Claim, analyze
+from pytest_rwe.study import Outcome, Study
+
+__all__ = ["aggregate_claims", "claim_diagnostics"]
+
+
+def _claimed_significance(claims: list[Claim]) -> bool:
+    # "significantly higher" or "a higher risk" asserts an effect; "no significant
+    # difference", "non-significantly higher" and a bare estimate do not.
+    for claim in claims:
+        if claim.significant is True:
+            return True
+        if claim.direction in ("higher", "lower") and claim.significant is not False:
+            return True
+    return False
+
+
+def _claimed_direction(claims: list[Claim]) -> str | None:
+    """The direction the summary states: "higher", "lower", "mixed", "null" or None."""
+    stated = {c.direction for c in claims if c.direction in ("higher", "lower")}
+    if len(stated) > 1:
+        return "mixed"  # contradictory claims about one outcome: never counted as agreeing
+    if stated:
+        return stated.pop()
+    return "null" if any(c.direction == "null" for c in claims) else None
+
+
+def _outcome_row(outcome: Outcome, claims: list[Claim]) -> dict[str, Any]:
+    p = outcome.p
+    called = _claimed_significance(claims)
+    direction = _claimed_direction(claims)
+    study_direction = outcome.direction
+    agrees: bool | None = None
+    if direction in ("higher", "lower", "mixed") and study_direction in ("higher", "lower"):
+        agrees = direction == study_direction
+    return {
+        "outcome": outcome.key,
+        "name": outcome.name,
+        "p": None if p is None else p.value,
+        "p_text": None if p is None else p.text,
+        "study_significant": None if p is None else p.significant,
+        "study_direction": study_direction,
+        "claimed_significant": called,
+        "claimed_direction": direction,
+        "significance_match": None if p is None else called == p.significant,
+        "direction_agrees": agrees,
+        "quotes": sorted({c.clause.quote.strip() for c in claims})[:3],
+    }
+
+
+def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
+    """Per outcome the summary mentions: claimed significance and direction vs the study."""
+    analysis = analyze(study, summary)
+    by_outcome: dict[str, list[Claim]] = {}
+    for claim in analysis.claims:
+        if not claim.baseline:
+            by_outcome.setdefault(claim.outcome.key, []).append(claim)
+    rows = [_outcome_row(o, by_outcome[o.key]) for o in study.outcomes if o.key in by_outcome]
+    sig = [r["significance_match"] for r in rows if r["significance_match"] is not None]
+    dirs = [r["direction_agrees"] for r in rows if r["direction_agrees"] is not None]
+    return {
+        "study_id": study.id,
+        "outcomes": rows,
+        "mentioned": len(rows),
+        "significance_checked": len(sig),
+        "significance_matches": sum(sig),
+        "direction_checked": len(dirs),
+        "direction_agrees": sum(dirs),
+        "unmentioned_significant": [o.key for o in study.outcomes
+                                    if o.must_report and o.key not in by_outcome],
+    }
+
+
+def _rate(hits: int, total: int) -> float | None:
+    return hits / total if total else None
+
+
+def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Pool per-summary diagnostics (e.g. one model's): rates over outcomes, and their counts.
+
+    ``significance_match_rate`` and ``direction_agreement_rate`` pool every checked outcome of
+    every summary (None when nothing could be checked); ``*_by_summary`` are the means of the
+    per-summary rates, which weigh each summary equally.
+    """
+    summaries = sig_checked = sig_hits = dir_checked = dir_hits = mentioned = 0
+    per_sig: list[float] = []
+    per_dir: list[float] = []
+    for item in diagnostics:
+        summaries += 1
+        mentioned += int(item["mentioned"])
+        sig_checked += int(item["significance_checked"])
+        sig_hits += int(item["significance_matches"])
+        dir_checked += int(item["direction_checked"])
+        dir_hits += int(item["direction_agrees"])
+        if item["significance_checked"]:
+            per_sig.append(item["significance_matches"] / item["significance_checked"])
+        if item["direction_checked"]:
+            per_dir.append(item["direction_agrees"] / item["direction_checked"])
+    return {
+        "summaries": summaries,
+        "outcomes_mentioned": mentioned,
+        "significance_checked": sig_checked,
+        "significance_match_rate": _rate(sig_hits, sig_checked),
+        "significance_match_rate_by_summary": (sum(per_sig) / len(per_sig)) if per_sig else None,
+        "direction_checked": dir_checked,
+        "direction_agreement_rate": _rate(dir_hits, dir_checked),
+        "direction_agreement_rate_by_summary": (sum(per_dir) / len(per_dir)) if per_dir else None,
+    }

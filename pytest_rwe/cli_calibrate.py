@@ -1,0 +1,199 @@
+"""``rwe calibrate``: measure jurors against labeled summaries.
+
+Every labeled summary is judged by every juror on every criterion through the same engine,
+prompts and response store as a test run, so an LLM juror's answers are recorded once and
+replayed after; ``builtin/rules`` runs offline without a key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pytest_rwe.calibrate import (
+    LabeledSetError,
+    calibrate,
+    disagreements,
+    format_table,
+    judge_labeled,
+    load_labeled,
+    to_json,
+)
+from pytest_rwe.calling import Caller
+from pytest_rwe.engine import Engine, EngineConfig
+from pytest_rwe.prompts import PromptFileError, load_prompts
+from pytest_rwe.providers.base import ProviderConfigError
+from pytest_rwe.providers.calls import RetryPolicy
+from pytest_rwe.providers.registry import missing_key, resolve_name
+from pytest_rwe.redact import redact
+from pytest_rwe.settings import (
+    DEFAULT_CONCURRENCY,
+    RECORD_MODES,
+    SettingsError,
+    parse_criterion_map,
+    split_list,
+)
+from pytest_rwe.store import ResponseStore
+from pytest_rwe.study import Study, load_folder
+from pytest_rwe.verdict import CRITERIA, Criterion, Verdict
+
+_PROG = "rwe calibrate"
+
+
+def add_calibrate_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``calibrate`` to an ``argparse`` subparsers object; dispatch to ``run_calibrate``."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "calibrate", help="measure jurors against labeled summaries",
+        description="Judge every labeled summary with every juror and report, per juror and "
+        "for the jury, per criterion: accuracy, sensitivity (errors caught), specificity "
+        "(correct summaries passed), Cohen's kappa with a bootstrap 95%% interval and "
+        "abstentions; and Fleiss' kappa among the jurors.")
+    parser.add_argument("labeled", nargs="+", metavar="LABELED.jsonl",
+                        help="labeled summaries, one JSON object per line")
+    parser.add_argument("--cases", default="cases/studies", metavar="DIR",
+                        help="the folder of study files the labels refer to (default: "
+                             "cases/studies)")
+    parser.add_argument("--jury", required=True, metavar="J1,J2,...",
+                        help="jurors to calibrate, e.g. builtin/rules or "
+                             "openai/o4-mini,anthropic/claude-sonnet-4-20250514")
+    parser.add_argument("--threshold", default="0.5", metavar="T|CRITERION=T,...",
+                        help="the jury passes a criterion when its mean score reaches T "
+                             "(default 0.5); one number or per criterion")
+    parser.add_argument("--prompts", default=None, metavar="DIR",
+                        help="judge prompt templates (default: the packaged ones)")
+    parser.add_argument("--store", default=".rwe_cache", metavar="PATH",
+                        help="response store of LLM jurors' answers (default: .rwe_cache)")
+    parser.add_argument("--record", default="new", choices=RECORD_MODES,
+                        help="new: replay stored answers, call the rest (default); none: "
+                             "replay only; all: call every juror again")
+    parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY, metavar="N",
+                        help=f"concurrent calls per provider (default {DEFAULT_CONCURRENCY})")
+    parser.add_argument("--resamples", type=int, default=2000, metavar="N",
+                        help="bootstrap resamples for the kappa intervals (default 2000)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--show-disagreements", action="store_true",
+                        help="also list every summary where the jury and the label differ")
+    parser.set_defaults(func=run_calibrate)
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"{_PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def _thresholds(text: str) -> dict[Criterion, float]:
+    text = text.strip()
+    if "=" not in text:
+        try:
+            value = float(text)
+        except ValueError:
+            raise SettingsError(f"--threshold: {text!r} is not a number; e.g. --threshold 0.5 "
+                                "or --threshold completeness=0.67") from None
+        if not 0.0 <= value <= 1.0:
+            raise SettingsError(f"--threshold: {value:g} is outside 0..1")
+        return dict.fromkeys(CRITERIA, value)
+    merged = dict.fromkeys(CRITERIA, 0.5)
+    merged.update(parse_criterion_map(text, "--threshold"))
+    return merged
+
+
+def _check_jury(jury: list[str]) -> str | None:
+    problems = []
+    for name in jury:
+        try:
+            resolve_name(name)
+            variable = missing_key(name)
+        except ProviderConfigError as error:
+            problems.append(f"--jury {name}: {error}")
+            continue
+        if variable:
+            problems.append(f"--jury {name} needs an API key: set {variable} "
+                            "(or calibrate offline with --jury builtin/rules)")
+    return "\n  ".join(problems) if problems else None
+
+
+def _studies(folder: Path) -> tuple[dict[str, Study], list[str]]:
+    loads = load_folder(folder)
+    studies = {load.study.id: load.study for load in loads if load.study is not None}
+    broken = [load.error.render() for load in loads if load.error is not None]
+    return studies, broken
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    """Run ``rwe calibrate``: 0 on success, 2 on bad input or unusable jurors."""
+    jury = split_list([args.jury])
+    if not jury:
+        return _fail("--jury: give at least one juror, e.g. --jury builtin/rules")
+    if args.concurrency < 1:
+        return _fail(f"--concurrency: {args.concurrency} must be 1 or more")
+    if args.resamples < 1:
+        return _fail(f"--resamples: {args.resamples} must be 1 or more")
+    try:
+        thresholds = _thresholds(args.threshold)
+    except SettingsError as error:
+        return _fail(str(error))
+    problem = _check_jury(jury)
+    if problem:
+        return _fail(problem)
+    folder = Path(args.cases)
+    if not folder.is_dir():
+        return _fail(f"--cases: {folder} is not a folder of study JSON files")
+    studies, broken = _studies(folder)
+    for message in broken:
+        print(message, file=sys.stderr)  # a broken study is named if a label needs it
+    try:
+        items = load_labeled(args.labeled, set(studies))
+        prompts = load_prompts(args.prompts)
+    except (LabeledSetError, PromptFileError) as error:
+        return _fail(str(error))
+    store = ResponseStore(Path(args.store), args.record)
+    caller = Caller(store=store, policy=RetryPolicy(), concurrency=args.concurrency)
+    engine = Engine(EngineConfig(jury=tuple(jury), prompts=prompts), caller)
+    started = time.perf_counter()
+    try:
+        # each judge() runs one summary's jurors x criteria concurrently; threads overlap
+        # summaries so the per-provider gates, not this loop, bound the calls in flight
+        verdicts = judge_labeled(items, studies, engine.judge,
+                                 workers=max(1, min(args.concurrency, 32)))
+    finally:
+        engine.close()
+    elapsed = time.perf_counter() - started
+    result = calibrate(items, verdicts, jury, thresholds=thresholds, resamples=args.resamples)
+    _report_abstentions(verdicts)
+    print(f"{_PROG}: judged {len(items)} labeled summaries with {len(jury)} juror(s) in "
+          f"{elapsed:.1f} s", file=sys.stderr)
+    if args.json:
+        print(json.dumps(to_json(result), indent=2))
+    else:
+        print(format_table(result))
+    if args.show_disagreements:
+        out = sys.stderr if args.json else sys.stdout
+        rows = disagreements(items, verdicts, thresholds)
+        print(f"\n{len(rows)} disagreements between the jury and the labels:", file=out)
+        for row in rows:
+            print(f"- {row['summary_id']} ({row['file']}:{row['line']}) {row['criterion']}: "
+                  f"label {row['label']}, jury {row['jury']}", file=out)
+            for reason in row["jurors"]:
+                print(f"    {reason}", file=out)
+            if row["note"]:
+                print(f"    label note: {row['note']}", file=out)
+    return 0
+
+
+def _report_abstentions(verdicts: list[Verdict]) -> None:
+    """Say why jurors abstained (a replay miss, a failed call): the first reason per juror."""
+    seen: dict[str, tuple[int, str]] = {}
+    for verdict in verdicts:
+        for criterion_verdict in verdict.criteria.values():
+            for score in criterion_verdict.scores:
+                if score.score is None:
+                    count, reason = seen.get(score.juror, (0, score.explanation))
+                    seen[score.juror] = (count + 1, reason)
+    for juror, (count, reason) in seen.items():
+        print(f"{_PROG}: {juror} abstained {count} time(s); first reason: "
+              f"{redact(reason)[:300]}", file=sys.stderr)

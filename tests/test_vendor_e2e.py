@@ -1,0 +1,144 @@
+"""The suite against vendor models through the real SDKs and the local fake server.
+
+The server is selected only by the SDKs' own base-URL variables; the response store is
+exercised in every record mode, with and without xdist.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from e2e_kit import (
+    FAKE_KEYS,
+    RECORDER,
+    STUDIES,
+    VENDOR_JURY,
+    VENDOR_MODEL,
+    make_suite,
+    read_records,
+    summarizing_responder,
+    xdist_args,
+)
+
+from pytest_rwe.testing.fake_server import FakeServer
+
+WORKERS = [0, 2]
+CALLS_PER_PAIR = 1 + 3 * 3  # one summary, then three jurors x three criteria
+
+
+@pytest.fixture
+def server(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServer]:
+    folder = make_suite(pytester, models=VENDOR_MODEL, jury=VENDOR_JURY)
+    pytester.makeconftest(RECORDER)
+    with FakeServer(latency_s=0.01, responder=summarizing_responder(folder)) as fake:
+        for name, value in {**FAKE_KEYS, **fake.env()}.items():
+            monkeypatch.setenv(name, value)
+        yield fake
+
+
+def stored_files(pytester: pytest.Pytester) -> list[Path]:
+    return sorted((pytester.path / "store").rglob("*.json"))
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_vendor_suite_through_the_sdks_and_the_store(
+    pytester: pytest.Pytester, server: FakeServer, workers: int
+) -> None:
+    result = pytester.runpytest(*xdist_args(workers))
+    result.assert_outcomes(passed=len(STUDIES) * 3)
+    calls = len(STUDIES) * CALLS_PER_PAIR
+    # every call made exactly once, across workers too, and each one stored
+    assert len(server.requests) == calls
+    assert server.duplicate_requests() == []
+    assert {r.provider for r in server.requests} == {"openai", "anthropic", "google"}
+    files = stored_files(pytester)
+    assert len(files) == calls
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert all(key not in text for key in FAKE_KEYS.values())
+    records = read_records(pytester)
+    assert len(records) == len(STUDIES)
+    assert all(r["summary"]["input_tokens"] and r["summary"]["output_tokens"] for r in records)
+
+    # replay only: nothing is called, the recorded latency is kept
+    server.reset()
+    again = pytester.runpytest(*xdist_args(workers), "--rwe-record", "none")
+    again.assert_outcomes(passed=len(STUDIES) * 3)
+    assert server.requests == []
+    replayed = {r["study"]: r["summary"] for r in read_records(pytester)}
+    for record in records:
+        assert replayed[record["study"]]["replayed"] is True
+        assert replayed[record["study"]]["latency_s"] == pytest.approx(
+            record["summary"]["latency_s"], abs=1e-4)
+
+    # record all: every call is made again and overwritten, still once each
+    again = pytester.runpytest(*xdist_args(workers), "--rwe-record", "all")
+    again.assert_outcomes(passed=len(STUDIES) * 3)
+    assert len(server.requests) == calls and server.duplicate_requests() == []
+    assert len(stored_files(pytester)) == calls
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_replay_only_with_nothing_stored_fails_naming_model_and_study(
+    pytester: pytest.Pytester, server: FakeServer, workers: int
+) -> None:
+    result = pytester.runpytest(*xdist_args(workers), "--rwe-record", "none")
+    # a pair without its summary errors at setup, naming what to do
+    result.assert_outcomes(errors=len(STUDIES) * 3)
+    assert server.requests == []
+    result.stdout.fnmatch_lines([
+        f"*no recorded response for the summary of model {VENDOR_MODEL} on study "
+        "trinetx_cud_pancreatic_cancer_chronic_pancreatitis*--rwe-record new*",
+    ])
+
+
+def test_a_prompt_edit_under_replay_only_names_the_studies_it_touches(
+    pytester: pytest.Pytester, server: FakeServer
+) -> None:
+    pytester.runpytest().assert_outcomes(passed=len(STUDIES) * 3)
+    prompts = pytester.path / "cases" / "prompts"
+    prompts.mkdir()
+    (prompts / "summarize_case_series.txt").write_text(
+        (Path(__file__).resolve().parent.parent / "cases" / "prompts" /
+         "summarize_case_series.txt").read_text(encoding="utf-8") + "\nBe brief.\n",
+        encoding="utf-8",
+    )
+    result = pytester.runpytest("--rwe-record", "none")
+    # only the case series uses that template: its tests fail, the others replay and pass
+    result.assert_outcomes(passed=(len(STUDIES) - 1) * 3, errors=3)
+    result.stdout.fnmatch_lines([
+        "*no recorded response for the summary*iscgm_t2d_basal_or_oral_therapy_case_series*"
+        "the prompt or generation settings changed*",
+    ])
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_a_failing_call_fails_only_its_own_tests_and_is_never_stored(
+    pytester: pytest.Pytester, server: FakeServer, workers: int
+) -> None:
+    question = json.loads(
+        (pytester.path / "cases" / "studies" / f"{STUDIES[2]}.json").read_text("utf-8")
+    )["question"]
+    server.add_fault("status", provider="openai", model="gpt-4.1-mini", contains=question,
+                     status=400, text="Invalid request: the prompt is too long", times=-1)
+    result = pytester.runpytest(*xdist_args(workers))
+    result.assert_outcomes(passed=(len(STUDIES) - 1) * 3, errors=3)
+    result.stdout.fnmatch_lines([
+        f"*{VENDOR_MODEL} could not summarize {STUDIES[2]}*the prompt is too long*",
+    ])
+    assert not list((pytester.path / "store" / STUDIES[2]).rglob("summary-*.json"))
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_rate_limits_are_retried_without_failing_a_test(
+    pytester: pytest.Pytester, server: FakeServer, workers: int
+) -> None:
+    server.set_cap("anthropic", 2)  # far below the engine's concurrency: 429s will come
+    server.retry_after_s = 0.05
+    result = pytester.runpytest(*xdist_args(workers), "--rwe-concurrency", "8")
+    result.assert_outcomes(passed=len(STUDIES) * 3)
+    assert server.rate_limited("anthropic") > 0
+    assert server.duplicate_requests() == []
