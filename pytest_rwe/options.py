@@ -45,6 +45,17 @@ def add_options(parser: pytest.Parser) -> None:
                     help="attempts per call before it fails (default 6)")
     group.addoption("--rwe-retry-cap", type=float, metavar="SECONDS",
                     help="longest Retry-After honoured before retrying anyway (default 60)")
+    group.addoption("--rwe-weights", metavar="KEY=W,...",
+                    help="rubric weights, e.g. direction_of_effect=20,numbers_accurate=6,"
+                         "completeness=5,inference_time=3 (these defaults; ini rwe_weights)")
+    group.addoption("--rwe-normalize-max", metavar="KEY=MAX,...",
+                    help="normalize a rubric key against this max instead of the observed one, "
+                         "e.g. completeness=1.0 (ini rwe_normalize_max)")
+    group.addoption("--rwe-min", metavar="CRITERION=MEAN,...",
+                    help="quality gate: exit non-zero when a model's criterion mean over studies "
+                         "is below it, e.g. direction_of_effect=0.9 (ini rwe_min)")
+    group.addoption("--rwe-report", metavar="DIR",
+                    help="write report.json, report.md and report.html into DIR (ini rwe_report)")
 
     parser.addini("rwe_models", "models under test", type="args", default=[])
     parser.addini("rwe_jury", "comma-separated jurors", default="")
@@ -61,6 +72,13 @@ def add_options(parser: pytest.Parser) -> None:
                   default=".rwe_cache")
     parser.addini("rwe_concurrency", "concurrent calls per provider",
                   default=str(DEFAULT_CONCURRENCY))
+    parser.addini("rwe_weights", "rubric weights, e.g. direction_of_effect=20,inference_time=3",
+                  default="")
+    parser.addini("rwe_normalize_max", "normalizing maxima, e.g. completeness=1.0", default="")
+    parser.addini("rwe_min", "quality gate on criterion means, e.g. direction_of_effect=0.9",
+                  default="")
+    parser.addini("rwe_report", "folder for report.json/.md/.html, relative to the rootdir",
+                  default="")
 
 
 def _path(config: pytest.Config, option: str, ini: str) -> Path | None:

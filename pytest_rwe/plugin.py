@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe import hookspecs
+from pytest_rwe import hookspecs, report_plugin
 from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on this module
     RECORD_PROPERTY,
     rwe_case,
@@ -27,7 +27,6 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
 )
 from pytest_rwe.records import record_key
 from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
-from pytest_rwe.summary_table import render_terminal_summary
 
 
 class RecordCollector:
@@ -48,12 +47,6 @@ class RecordCollector:
                 self.records[key] = record
                 self.config.hook.pytest_rwe_record(config=self.config, record=record)
 
-    @pytest.hookimpl
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if self.records:
-            for line in render_terminal_summary(list(self.records.values())):
-                terminalreporter.write_line(line)
-
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
@@ -71,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         # only the controller (or a plain run) aggregates, prints and writes
         config.pluginmanager.register(RecordCollector(config), "rwe-records")
+        report_plugin.register(config)  # the session report: terminal, files, --rwe-min gate
         if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
             # Asked for on the command line: check keys now, before xdist starts workers
             # (a usage error raised inside a worker would crash it instead).

@@ -1,0 +1,62 @@
+"""Report settings (weights, normalizing maxima, the quality gate, the output folder), parsed
+from plain option values so parsing and its messages are unit-testable without pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pytest_rwe.rescore import parse_criterion_values, parse_weights
+from pytest_rwe.settings import SettingsError, parse_criterion_map
+from pytest_rwe.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES
+from pytest_rwe.stats.bradley_terry import BT_RESAMPLES
+from pytest_rwe.stats.rubric import DEFAULT_WEIGHTS, check_normalize_max, resolve_weights
+from pytest_rwe.verdict import Criterion
+
+
+@dataclass(frozen=True)
+class ReportSettings:
+    """How the session report scores, gates and where it writes.
+
+    ``weights`` is complete (every rubric key); ``minimums`` is the ``--rwe-min`` gate on
+    each model's criterion mean; ``directory`` is where ``--rwe-report`` writes (None: no
+    files). Bootstrap settings are fixed so a report is reproducible from its records.
+    """
+
+    weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    normalize_max: Mapping[str, float] = field(default_factory=dict)
+    minimums: Mapping[Criterion, float] = field(default_factory=dict)
+    directory: Path | None = None
+    resamples: int = DEFAULT_RESAMPLES
+    bt_resamples: int = BT_RESAMPLES
+    level: float = DEFAULT_LEVEL
+    seed: int = 0
+
+
+def build_report_settings(*, weights: str | None = None, normalize_max: str | None = None,
+                          minimums: str | None = None,
+                          directory: Path | None = None) -> ReportSettings:
+    """Validate raw ``--rwe-weights``/``--rwe-normalize-max``/``--rwe-min`` text.
+
+    Raises :class:`SettingsError` naming the option, the key and the fix.
+    """
+    try:
+        parsed_weights = parse_weights(weights, option="--rwe-weights") if weights else {}
+        resolved = resolve_weights(parsed_weights)
+        maxima: dict[str, float] = {}
+        if normalize_max:
+            maxima = parse_criterion_values(normalize_max, option="--rwe-normalize-max")
+            check_normalize_max(maxima)
+    except ValueError as exc:
+        message = str(exc)
+        if message.startswith("normalize-max "):
+            message = "--rwe-" + message
+        raise SettingsError(message) from None
+    if not any(resolved.values()):
+        raise SettingsError("--rwe-weights: every weight is 0, so nothing is scored; give at "
+                            "least one key a positive weight, e.g. direction_of_effect=20")
+    gate = parse_criterion_map(minimums, "--rwe-min") if minimums else {}
+    return ReportSettings(weights=resolved, normalize_max=maxima, minimums=gate,
+                          directory=directory)

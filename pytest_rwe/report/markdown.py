@@ -1,0 +1,157 @@
+"""report.md: the run in GitHub-flavoured Markdown, for a pull-request comment or
+``$GITHUB_STEP_SUMMARY``. Rendered from the report dict (pure).
+
+Model output and names are escaped (HTML special characters, table pipes, line breaks),
+since GitHub renders inline HTML: a summary cannot inject markup into the comment.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+from pytest_rwe.report.terminal import SHORT, fmt, fmt_ci
+from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
+from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
+
+_EMOJI = {"green": "🟢", "yellow": "🟡", "red": "🔴"}
+#: explanations are cut to this many characters in the Markdown (report.html has them whole)
+EXPLANATION_LIMIT = 300
+#: at most this many failing results are detailed
+DETAIL_LIMIT = 30
+
+
+def esc(text: object) -> str:
+    """Text safe inside a Markdown table cell: HTML-escaped, pipes escaped, one line."""
+    value = html.escape(str(text), quote=False)
+    return " ".join(value.replace("|", "\\|").split())
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
+
+
+def _ranking(report: Mapping[str, Any]) -> list[str]:
+    rubric = report["rubric"]
+    models = report["models"]
+    level = round(100 * report["bootstrap"]["level"])
+    header = ["model", *(f"{SHORT[c]} [{level}% CI]" for c in CRITERIA), "time/summary (s)"]
+    if rubric["normalization_defined"]:
+        header = ["rank", *header, "score", "Bradley-Terry [CI]", "weighted diff vs top [CI]"]
+    ordered = sorted(models.items(), key=lambda kv: (kv[1]["rank"] is None, kv[1]["rank"] or 0))
+    top = (report.get("differences_from_top") or {}).get("top")
+    rows = []
+    for name, model in ordered:
+        cells = [f"`{esc(name)}`", *(fmt_ci(model["criteria"][c]) for c in CRITERIA),
+                 fmt_ci(model[INFERENCE_TIME], "{:.3f}")]
+        if rubric["normalization_defined"]:
+            bt = model.get("bradley_terry")
+            diff = (model.get("difference_from_top") or {}).get(WEIGHTED_SCORE)
+            cells = ["-" if model["rank"] is None else str(model["rank"]), *cells,
+                     fmt(None if model["score"] is None else 100 * model["score"], "{:.1f}%"),
+                     "n/a" if not bt else fmt_ci({"mean": bt["rating"], "ci_low": bt["ci_low"],
+                                                  "ci_high": bt["ci_high"]}, "{:.0f}"),
+                     "top" if name == top else fmt_ci(diff)]
+        rows.append(cells)
+    lines = _table(header, rows)
+    weights = ", ".join(f"{k}={v:g}" for k, v in report["weights"].items())
+    lines.append("")
+    lines.append(f"Weights: {weights}.")
+    if not rubric["normalization_defined"]:
+        lines.append(f"\n> {esc(rubric['note'])} (no normalized values, weighted score or "
+                     "rank).")
+    elif rubric.get("note"):
+        lines.append(f"\n> Note: {esc(rubric['note'])}")
+    return lines
+
+
+def _agreement(report: Mapping[str, Any]) -> list[str]:
+    rows = []
+    for criterion, cell in report["agreement"].items():
+        kappa = fmt(cell["kappa"]) if cell["kappa"] is not None else "n/a"
+        abstained = sum(counts[criterion] for counts in report["abstentions"]["by_juror"].values())
+        rows.append([criterion, kappa, str(cell["subjects"]), str(abstained),
+                     esc(cell["note"] or "")])
+    return _table(["criterion", "Fleiss' kappa", "summaries", "abstentions", "note"], rows)
+
+
+def _badges(report: Mapping[str, Any]) -> list[str]:
+    models = list(report["models"])
+    counts = [[f"`{esc(m)}`", *(str(report["models"][m]["badges"][b]) for b in _EMOJI)]
+              for m in models]
+    lines = _table(["model", "🟢 green", "🟡 yellow", "🔴 red"], counts)
+    grid = report["badges"]
+    shown = [s for s in report["studies"] if any(b != "green" for b in grid[s].values())]
+    if shown:
+        lines += ["", f"<details><summary>{len(shown)} of {len(report['studies'])} studies "
+                  "not all green</summary>", ""]
+        lines += _table(["study", *(f"`{esc(m)}`" for m in models)],
+                        [[f"`{esc(s)}`", *(_EMOJI.get(grid[s].get(m, ""), "-") for m in models)]
+                         for s in shown])
+        lines += ["", "</details>"]
+    return lines
+
+
+def _failures(report: Mapping[str, Any]) -> list[str]:
+    failing = [r for r in report["results"] if r["badge"] == "red"]
+    if not failing:
+        return []
+    lines = ["", f"<details><summary>Failing summaries ({len(failing)})</summary>", ""]
+    for result in failing[:DETAIL_LIMIT]:
+        lines.append(f"- `{esc(result['model'])}` on `{esc(result['study'])}`"
+                     + (f" (repeat {result['repeat'] + 1})" if result["repeat"] else ""))
+        if result["error"]:
+            lines.append(f"  - error: {esc(result['error'])[:EXPLANATION_LIMIT]}")
+        for criterion, cell in result["criteria"].items():
+            if cell["passed"]:
+                continue
+            for juror in cell["jurors"]:
+                if juror["score"] == 1:
+                    continue
+                said = esc(juror["explanation"])
+                if len(said) > EXPLANATION_LIMIT:
+                    said = said[:EXPLANATION_LIMIT] + "…"
+                lines.append(f"  - {criterion}, `{esc(juror['juror'])}`: {said}")
+    if len(failing) > DETAIL_LIMIT:
+        lines.append(f"- … {len(failing) - DETAIL_LIMIT} more in report.html")
+    lines += ["", "</details>"]
+    return lines
+
+
+def _gate(report: Mapping[str, Any]) -> list[str]:
+    gate = report["gate"]
+    if not gate["minimums"]:
+        return []
+    wanted = ", ".join(f"{c} ≥ {v:g}" for c, v in gate["minimums"].items())
+    if gate["passed"]:
+        return [f"**Quality gate passed** ({wanted})."]
+    lines = [f"**Quality gate failed** ({wanted}):", ""]
+    for f in gate["failures"]:
+        mean = "no score" if f["mean"] is None else f"{f['mean']:.3f}"
+        lines.append(f"- `{esc(f['model'])}`: {f['criterion']} {mean} < {f['minimum']:g}")
+    return lines
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    """report.md text."""
+    commit = report.get("git_commit")
+    head = [
+        "## pytest-rwe report",
+        "",
+        f"{len(report['studies'])} studies &times; {len(report['models'])} model(s); jury: "
+        + ", ".join(f"`{esc(j)}`" for j in report["jury"])
+        + f"; {report['created_at']}"
+        + (f"; commit `{esc(commit[:12])}`" if commit else "")
+        + f"; pytest-rwe {esc(report['plugin_version'])}.",
+        "",
+    ]
+    gate = _gate(report)
+    body = [*head, *([*gate, ""] if gate else []), *_ranking(report), "",
+            "### Jury agreement", "", *_agreement(report), "", "### Badges", "",
+            *_badges(report), *_failures(report), ""]
+    return "\n".join(body)

@@ -1,0 +1,170 @@
+"""report.json: a self-describing record of one run (schema in docs/report.md).
+
+The report dict built here is the single source of every rendering (terminal, Markdown,
+HTML), so what a reader sees is exactly what report.json holds. Every string in it passes
+through :func:`pytest_rwe.redact.redact` (values one by one, so the JSON stays valid).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import subprocess
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pytest_rwe.redact import redact
+from pytest_rwe.report.aggregate import Record, aggregate, sorted_records
+from pytest_rwe.report.config import ReportSettings
+from pytest_rwe.verdict import CRITERIA
+
+SCHEMA = "pytest-rwe/report"
+SCHEMA_VERSION = 1
+
+
+def git_commit(folder: Path) -> str | None:
+    """``git rev-parse HEAD`` in ``folder``; None when git or a repository is absent."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True,
+                              text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and commit else None
+
+
+def utc_now() -> str:
+    """The current time, UTC, ISO 8601 to the second."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def redact_deep(value: Any) -> Any:
+    """``value`` with every string (keys included) redacted."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, Mapping):
+        return {redact(str(k)): redact_deep(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_deep(v) for v in value]
+    return value
+
+
+def result_entry(record: Record) -> dict[str, Any]:
+    """One (study, model, repeat): summary, latency, tokens, badge, every juror's answer."""
+    verdict = record.get("verdict") or {}
+    thresholds = record.get("thresholds") or {}
+    criteria = {}
+    for criterion in CRITERIA:
+        cell = verdict.get(criterion)
+        if cell is None:
+            continue
+        mean = cell.get("mean")
+        threshold = thresholds.get(criterion)
+        criteria[criterion] = {
+            "mean": mean, "threshold": threshold,
+            "passed": mean is not None and threshold is not None and mean >= threshold,
+            "abstentions": cell.get("abstentions", 0),
+            "jurors": [{"juror": j["juror"], "score": j["score"],
+                        "explanation": j.get("explanation", "")} for j in cell["jurors"]],
+        }
+    summary = record.get("summary")
+    return {
+        "study": record["study"],
+        "model": record["model"],
+        "repeat": record["repeat"],
+        "badge": record.get("badge") or "red",
+        "error": record.get("error"),
+        "summary": None if summary is None else {
+            "text": summary.get("text"), "latency_s": summary.get("latency_s"),
+            "input_tokens": summary.get("input_tokens"),
+            "output_tokens": summary.get("output_tokens"),
+            "replayed": summary.get("replayed")},
+        "criteria": criteria,
+    }
+
+
+def build_report(records: Sequence[Record], settings: ReportSettings, *,
+                 models: Sequence[str] = (), jury: Sequence[str] = (),
+                 thresholds: Mapping[str, float] | None = None,
+                 prompts: Mapping[str, Any] | None = None,
+                 meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The whole report: run description, aggregates, and every result; redacted.
+
+    ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
+    values; the plugin passes the real ones).
+    """
+    from pytest_rwe import __version__
+
+    meta = dict(meta or {})
+    sections = aggregate(records, settings, models=models, jury=jury)
+    report: dict[str, Any] = {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "plugin_version": meta.get("plugin_version", __version__),
+        "git_commit": meta.get("git_commit"),
+        "created_at": meta.get("created_at") or utc_now(),
+        "model_names": list(sections["models"]),
+        "jury": list(jury) or sections["jurors"],
+        "prompts": dict(prompts) if prompts is not None else None,
+        "weights": dict(settings.weights),
+        "normalize_max": dict(settings.normalize_max),
+        "thresholds": dict(thresholds) if thresholds is not None else None,
+        "minimums": dict(settings.minimums),
+        "bootstrap": sections["bootstrap"],
+        "studies": sections["studies"],
+        "models": sections["models"],
+        "rubric": sections["rubric"],
+        "bradley_terry": sections["bradley_terry"],
+        "differences_from_top": sections["differences_from_top"],
+        "sensitivity": sections["sensitivity"],
+        "agreement": sections["agreement"],
+        "abstentions": sections["abstentions"],
+        "badges": sections["badges"],
+        "gate": sections["gate"],
+        "results": [result_entry(r) for r in sorted_records(records)],
+    }
+    redacted: dict[str, Any] = redact_deep(report)
+    return redacted
+
+
+def dumps(report: Mapping[str, Any]) -> str:
+    """report.json text: indented, UTF-8, NaN rejected (JSON has none)."""
+    return json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and a rename: never a half file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        # os.open with 0o666 lets the umask decide the mode, like any file the user writes
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_report(directory: Path, report: Mapping[str, Any]) -> list[Path]:
+    """Write report.json, report.md and report.html into ``directory``; return the paths."""
+    from pytest_rwe.report.html import render_html
+    from pytest_rwe.report.markdown import render_markdown
+
+    files = {
+        "report.json": dumps(report),
+        "report.md": render_markdown(report),
+        "report.html": render_html(report),
+    }
+    paths = []
+    for name, text in files.items():
+        path = directory / name
+        write_atomic(path, text)
+        paths.append(path)
+    return paths

@@ -1,0 +1,217 @@
+"""The end-of-session summary in the terminal, rendered from the report dict (pure).
+
+A line is a list of (text, colour) segments so the plugin can colour badges; ``plain``
+joins them for tests and logs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
+from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
+
+Segment = tuple[str, str | None]
+Line = list[Segment]
+
+#: with more studies than this, the badge grid lists only the studies that are not all green
+GRID_LIMIT = 20
+#: at most this many non-green rows are listed in the terminal (the HTML has them all)
+ROW_LIMIT = 25
+_BADGE_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
+_DIFF_PATTERN = {INFERENCE_TIME: "{:+.3f}"}
+SHORT = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
+         "completeness": "complete", INFERENCE_TIME: "time", WEIGHTED_SCORE: "score"}
+
+
+def plain(lines: Sequence[Line]) -> list[str]:
+    """The text of each line, without colour."""
+    return ["".join(text for text, _ in line) for line in lines]
+
+
+def fmt(value: float | None, pattern: str = "{:.2f}") -> str:
+    """A number, or "n/a" for None."""
+    return "n/a" if value is None else pattern.format(value)
+
+
+def fmt_ci(cell: Mapping[str, Any] | None, pattern: str = "{:.2f}") -> str:
+    """``mean [low, high]`` of a cell with mean/ci_low/ci_high."""
+    if not cell or cell.get("mean") is None:
+        return "n/a"
+    return (f"{pattern.format(cell['mean'])} [{pattern.format(cell['ci_low'])}, "
+            f"{pattern.format(cell['ci_high'])}]")
+
+
+def table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[Line]:
+    """Left-aligned columns; the first row is the header."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [[(indent + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip(),
+              None)] for row in rows]
+
+
+def _means(report: Mapping[str, Any]) -> list[Line]:
+    rows = [["model", "n", *CRITERIA, "time/summary (s)"]]
+    for name, model in report["models"].items():
+        n = str(model["studies"]) + (f" ({model['errors']} failed)" if model["errors"] else "")
+        rows.append([name, n, *(fmt_ci(model["criteria"][c]) for c in CRITERIA),
+                     fmt_ci(model[INFERENCE_TIME], "{:.3f}")])
+    level = round(100 * report["bootstrap"]["level"])
+    head = f"criterion means over studies [{level}% bootstrap interval]:"
+    return [[(head, "bold")], *table(rows)]
+
+
+def _rubric(report: Mapping[str, Any]) -> list[Line]:
+    rubric = report["rubric"]
+    weights = ", ".join(f"{SHORT[k]}={v:g}" for k, v in report["weights"].items())
+    maxima = report.get("normalize_max") or {}
+    extra = ("; normalize-max " + ", ".join(f"{SHORT[k]}={v:g}" for k, v in maxima.items())
+             if maxima else "")
+    lines: list[Line] = [[(f"weighted rubric (weights {weights}{extra}):", "bold")]]
+    if not rubric["normalization_defined"]:
+        lines.append([(f"  {rubric['note']} (no normalized values, weighted score or rank)",
+                       "yellow")])
+        return lines
+    rows = [["rank", "model", *(f"norm {SHORT[k]}" for k in (*CRITERIA, INFERENCE_TIME)),
+             "score", "Bradley-Terry [CI]", "weighted diff vs top [CI]"]]
+    ranked = sorted(report["models"].items(),
+                    key=lambda kv: (kv[1]["rank"] is None, kv[1]["rank"] or 0))
+    for name, model in ranked:
+        bt = model.get("bradley_terry")
+        diff = (model.get("difference_from_top") or {}).get(WEIGHTED_SCORE)
+        top = (report.get("differences_from_top") or {}).get("top")
+        rows.append([
+            "-" if model["rank"] is None else str(model["rank"]), name,
+            *(fmt(model["normalized"].get(k)) for k in (*CRITERIA, INFERENCE_TIME)),
+            fmt(None if model["score"] is None else 100 * model["score"], "{:.1f}%"),
+            "n/a" if not bt else fmt_ci({"mean": bt["rating"], "ci_low": bt["ci_low"],
+                                         "ci_high": bt["ci_high"]}, "{:.0f}"),
+            "(top)" if name == top else fmt_ci(diff) + _excludes_zero(diff),
+        ])
+    lines += table(rows)
+    if rubric.get("note"):
+        lines.append([(f"  note: {rubric['note']}", "yellow")])
+    return lines
+
+
+def _excludes_zero(cell: Mapping[str, Any] | None) -> str:
+    if not cell or cell.get("mean") is None:
+        return ""
+    return " *" if cell["ci_low"] > 0 or cell["ci_high"] < 0 else ""
+
+
+def _differences(report: Mapping[str, Any]) -> list[Line]:
+    section = report.get("differences_from_top")
+    if not section:
+        return []
+    lines: list[Line] = [[(f"differences from {section['top']} per criterion (paired bootstrap; "
+                           "* = interval excludes 0):", "bold")]]
+    for name, model in report["models"].items():
+        diffs = model.get("difference_from_top")
+        if not diffs:
+            continue
+        parts = [f"{SHORT[k]} {fmt_ci(diffs.get(k), _DIFF_PATTERN.get(k, '{:+.2f}'))}"
+                 f"{_excludes_zero(diffs.get(k))}" for k in (*CRITERIA, INFERENCE_TIME)]
+        lines.append([(f"  {name}: " + "; ".join(parts), None)])
+    return lines
+
+
+def _agreement(report: Mapping[str, Any]) -> list[Line]:
+    parts = []
+    for criterion, cell in report["agreement"].items():
+        value = fmt(cell["kappa"]) if cell["kappa"] is not None else "n/a"
+        parts.append(f"{criterion} {value}")
+    notes = {cell["note"] for cell in report["agreement"].values() if cell["note"]}
+    jurors = len(report["jury"])
+    lines: list[Line] = [[("jury agreement, Fleiss' kappa over summaries "
+                           f"({jurors} juror{'s' if jurors != 1 else ''}): ", "bold"),
+                          ("; ".join(parts), None)]]
+    lines += [[(f"  n/a: {note}", None)] for note in sorted(notes)]
+    abst = report["abstentions"]
+    if abst["total"]:
+        detail = "; ".join(
+            f"{juror} " + ", ".join(f"{SHORT[c]} {n}" for c, n in counts.items() if n)
+            for juror, counts in abst["by_juror"].items() if any(counts.values()))
+        lines.append([("abstentions: ", "bold"), (f"{abst['total']} ({detail})", "yellow")])
+    else:
+        lines.append([("abstentions: ", "bold"), ("none", None)])
+    return lines
+
+
+def _badges(report: Mapping[str, Any]) -> list[Line]:
+    models = list(report["models"])
+    counts = ", ".join(
+        f"{m} {'/'.join(str(report['models'][m]['badges'][b]) for b in _BADGE_LETTER)}"
+        for m in models)
+    lines: list[Line] = [[("badges green/yellow/red: ", "bold"), (counts, None)]]
+    grid = report["badges"]
+    studies = list(report["studies"])
+    shown = studies
+    if len(studies) > GRID_LIMIT:
+        shown = [s for s in studies if any(b != "green" for b in grid.get(s, {}).values())]
+        lines.append([(f"  {len(shown)} of {len(studies)} studies are not all green"
+                       + (":" if shown else ""), None)])
+    if not shown:
+        return lines
+    width = max(len(s) for s in shown[:ROW_LIMIT])
+    legend = "  ".join(f"[{i + 1}] {m}" for i, m in enumerate(models))
+    lines.append([(f"  {'study'.ljust(width)}  " + " ".join(str(i + 1) for i in
+                                                         range(len(models))) + f"   {legend}",
+                   None)])
+    for study in shown[:ROW_LIMIT]:
+        line: Line = [(f"  {study.ljust(width)}  ", None)]
+        for i, model in enumerate(models):
+            badge = grid.get(study, {}).get(model)
+            letter = _BADGE_LETTER.get(badge or "", "-")
+            line.append((letter, badge if badge in _BADGE_LETTER else None))
+            if i < len(models) - 1:
+                line.append((" ", None))
+        lines.append(line)
+    if len(shown) > ROW_LIMIT:
+        lines.append([(f"  ... {len(shown) - ROW_LIMIT} more (see report.html)", None)])
+    return lines
+
+
+def _sensitivity(report: Mapping[str, Any]) -> list[Line]:
+    section = report.get("sensitivity") or {}
+    if not section:
+        return []
+    lines: list[Line] = [[("weight sensitivity (range of each weight keeping the top model):",
+                           "bold")]]
+    for key, s in section.items():
+        high = f"{s['high']:.3g}" + ("+" if s["high"] >= s["scan_end"] else "")
+        text = f"  {SHORT[key]} {s['weight']:g}: {', '.join(s['top'])} on [{s['low']:.3g}, {high}]"
+        if s["below"]:
+            text += f"; below: {', '.join(s['below'])}"
+        if s["above"]:
+            text += f"; above: {', '.join(s['above'])}"
+        lines.append([(text, None)])
+    return lines
+
+
+def render_summary(report: Mapping[str, Any]) -> list[Line]:
+    """Every section of the terminal summary except the gate (see :func:`render_gate`)."""
+    models = len(report["models"])
+    head = (f"pytest-rwe: {len(report['studies'])} studies x {models} model"
+            f"{'s' if models != 1 else ''}, jury {', '.join(report['jury'])}")
+    lines: list[Line] = [[(head, "bold")]]
+    for part in (_means, _rubric, _differences, _agreement, _badges, _sensitivity):
+        lines += part(report)
+    return lines
+
+
+def render_gate(report: Mapping[str, Any]) -> list[Line]:
+    """The ``--rwe-min`` verdict: nothing when no gate is set, else passed or each failure."""
+    gate = report["gate"]
+    if not gate["minimums"]:
+        return []
+    wanted = ", ".join(f"{c}>={v:g}" for c, v in gate["minimums"].items())
+    if gate["passed"]:
+        return [[(f"pytest-rwe quality gate passed (--rwe-min {wanted})", "green")]]
+    lines: list[Line] = [[(f"pytest-rwe quality gate FAILED (--rwe-min {wanted}); exit status 1:",
+                           "red")]]
+    for failure in gate["failures"]:
+        mean = "no score" if failure["mean"] is None else f"mean {failure['mean']:.3f}"
+        lines.append([(f"  {failure['model']}: {failure['criterion']} {mean} < minimum "
+                       f"{failure['minimum']:g}", "red")])
+    return lines

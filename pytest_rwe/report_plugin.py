@@ -1,0 +1,127 @@
+"""The session report's pytest glue: collect records, score, print, write, gate.
+
+Registered by ``plugin.py`` on the controller (or a plain run) only, so with xdist the
+workers never print or write; the records reach it through the ``pytest_rwe_record`` hook,
+once per (model, study, repeat), identically with and without xdist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_rwe.report import build_report, build_report_settings, write_report
+from pytest_rwe.report.config import ReportSettings
+from pytest_rwe.report.report_json import git_commit
+from pytest_rwe.report.terminal import Line, render_gate, render_summary
+from pytest_rwe.session import get_session
+from pytest_rwe.settings import SettingsError
+
+
+def _text(config: pytest.Config, option: str, ini: str) -> str | None:
+    value = config.getoption(option)
+    if value:
+        return str(value)
+    return str(config.getini(ini) or "") or None
+
+
+def read_report_settings(config: pytest.Config) -> ReportSettings:
+    """The report options and ini keys; a bad value is a usage error that names the fix."""
+    directory: Path | None = None
+    if config.getoption("--rwe-report"):
+        directory = (config.invocation_params.dir / str(config.getoption("--rwe-report")))
+    elif config.getini("rwe_report"):
+        directory = config.rootpath / str(config.getini("rwe_report"))
+    try:
+        return build_report_settings(
+            weights=_text(config, "--rwe-weights", "rwe_weights"),
+            normalize_max=_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
+            minimums=_text(config, "--rwe-min", "rwe_min"),
+            directory=directory.resolve() if directory is not None else None,
+        )
+    except SettingsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+class ReportPlugin:
+    """Builds the report from the run's records at session end (controller only)."""
+
+    def __init__(self, config: pytest.Config, settings: ReportSettings) -> None:
+        self.config = config
+        self.settings = settings
+        self.records: list[dict[str, Any]] = []
+        self.report: dict[str, Any] | None = None
+        self.written: list[Path] = []
+        self.write_error: str | None = None
+
+    @pytest.hookimpl
+    def pytest_rwe_record(self, config: pytest.Config, record: Mapping[str, Any]) -> None:
+        self.records.append(dict(record))
+
+    @pytest.hookimpl
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if not self.records:
+            return
+        rwe = get_session(self.config)
+        try:
+            prompts: dict[str, Any] | None = rwe.prompts.to_record()
+        except pytest.UsageError:  # already reported where the prompts were needed
+            prompts = None
+        self.report = build_report(
+            self.records, self.settings,
+            models=rwe.settings.models, jury=rwe.settings.jury,
+            thresholds={str(k): v for k, v in rwe.settings.thresholds.items()},
+            prompts=prompts,
+            meta={"git_commit": git_commit(self.config.rootpath)},
+        )
+        failed = not self.report["gate"]["passed"]
+        if self.settings.directory is not None:
+            try:
+                self.written = write_report(self.settings.directory, self.report)
+            except OSError as exc:
+                self.write_error = (f"pytest-rwe: cannot write the report to "
+                                    f"{self.settings.directory}: {exc}; check --rwe-report")
+                failed = True
+        if failed and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.report is None:
+            return
+        terminalreporter.section("pytest-rwe report", sep="=")
+        for line in render_summary(self.report):
+            _write(terminalreporter, line)
+        if self.written:
+            names = ", ".join(p.name for p in self.written)
+            terminalreporter.write_line(f"report: {names} in {self.settings.directory}")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        # The gate's verdict comes last, after pytest's own "N passed" line, so whoever
+        # reads the end of the log learns why a run whose tests all passed exits 1.
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is None or self.report is None:
+            return
+        lines: list[Line] = render_gate(self.report)
+        if self.write_error:
+            lines.append([(self.write_error, "red")])
+        for line in lines:
+            _write(reporter, line)
+
+
+def _write(reporter: pytest.TerminalReporter, line: Line) -> None:
+    reporter.ensure_newline()
+    for text, colour in line:
+        markup = {colour: True} if colour else {}
+        reporter.write(text, **markup)
+    reporter.line("")
+
+
+def register(config: pytest.Config) -> None:
+    """Register the report plugin (call on the controller or a plain run only)."""
+    config.pluginmanager.register(ReportPlugin(config, read_report_settings(config)),
+                                  "rwe-report")
