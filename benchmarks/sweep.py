@@ -66,7 +66,7 @@ def sweep(cases: Path, workers: int, latency: float, cap: int, store: Path) -> d
                     keep_bodies=False) as server:
         env = {**os.environ, **FAKE_KEYS, **server.env()}
         startup, _, _, _ = run_pytest([*base, "--collect-only"], env)
-        wall, test_s, output, peak = run_pytest(base, env)
+        wall, _, output, peak = run_pytest(base, env)
         requests = server.requests
         per_provider = Counter(r.provider for r in requests if r.status == 200)
         calls = sum(per_provider.values())
@@ -74,7 +74,8 @@ def sweep(cases: Path, workers: int, latency: float, cap: int, store: Path) -> d
         lower = busiest * latency / cap + 2 * latency
         live = {
             "workers": workers, "calls": calls, "per_provider": dict(per_provider),
-            "rate_limited_429": server.rate_limited(), "duplicates": len(server.duplicate_requests()),
+            "rate_limited_429": server.rate_limited(),
+            "duplicates": len(server.duplicate_requests()),
             "wall_s": round(wall, 2), "startup_s": round(startup, 2),
             "lower_bound_s": round(lower, 2), "ratio": round(wall / lower, 2) if lower else None,
             "ratio_after_startup": round((wall - startup) / lower, 2) if lower else None,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from pytest_rwe.claims_report import claim_diagnostics
 from pytest_rwe.engine import Engine, Evaluation
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.records import evaluation_record
@@ -123,7 +124,9 @@ def rwe_evaluation(
     """The model's summary of the study and the jury's verdict (computed once per pair)."""
     evaluation = rwe_engine.evaluate(rwe_case.model, rwe_study, rwe_case.repeat)
     session = get_session(request.config)
-    record = evaluation_record(evaluation, session.settings.thresholds)
+    claims = (claim_diagnostics(rwe_study, evaluation.summary.text)
+              if evaluation.summary is not None else None)
+    record = evaluation_record(evaluation, session.settings.thresholds, claims)
     # JSON text, not a dict: xdist can only ship primitives on user_properties.
     request.node.user_properties.append((RECORD_PROPERTY, json.dumps(record)))
     if evaluation.summary is None:

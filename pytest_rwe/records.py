@@ -16,9 +16,14 @@ RECORD_VERSION = 1
 
 
 def evaluation_record(
-    evaluation: Evaluation, thresholds: Mapping[Criterion, float]
+    evaluation: Evaluation,
+    thresholds: Mapping[Criterion, float],
+    claims: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The JSON-able record of one (model, study, repeat) evaluation."""
+    """The JSON-able record of one (model, study, repeat) evaluation.
+
+    ``claims`` is the summary's claim diagnostics (:mod:`pytest_rwe.claims_report`).
+    """
     summary = evaluation.summary
     verdict = evaluation.verdict
     return {
@@ -31,6 +36,7 @@ def evaluation_record(
         "verdict": verdict.to_record() if verdict else None,
         "badge": verdict.badge(thresholds) if verdict else "red",
         "thresholds": dict(thresholds),
+        "claims": dict(claims) if claims is not None else None,
     }
 
 

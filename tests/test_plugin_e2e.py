@@ -20,6 +20,10 @@ def test_offline_suite_passes_every_criterion(pytester: pytest.Pytester, workers
     assert sorted(r["study"] for r in records) == sorted(STUDIES)  # once each, from any worker
     for record in records:
         assert record["badge"] == "green" and record["summary"]["text"]
+        # claim diagnostics ride on the record: the template claims what the study says
+        claims = record["claims"]
+        assert claims["significance_matches"] == claims["significance_checked"]
+        assert claims["direction_agrees"] == claims["direction_checked"]
         assert {c: v["mean"] for c, v in record["verdict"].items()} == {
             "direction_of_effect": 1.0, "numbers_accurate": 1.0, "completeness": 1.0}
     # the test ids name the model and the study

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_rwe.claims_report import aggregate_claims
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.stats import (
     CI,
@@ -195,6 +196,8 @@ def _model_stats(model: str, records: Sequence[Record], per_study: Mapping[str, 
                                  len(times)),
         "tokens": {"input": tokens("input_tokens"), "output": tokens("output_tokens")},
         "badges": counts,
+        # what the summaries claim per outcome, read by the rules juror's claim extraction
+        "claims": aggregate_claims(r["claims"] for r in mine if r.get("claims")),
     }
 
 

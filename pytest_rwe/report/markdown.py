@@ -137,6 +137,30 @@ def _gate(report: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _claims(report: Mapping[str, Any]) -> list[str]:
+    rows = []
+    for model, stats in report["models"].items():
+        claims = stats.get("claims") or {}
+        if not claims.get("summaries"):
+            continue
+        rows.append([f"`{esc(model)}`", _share(claims["significance_match_rate"],
+                                               claims["significance_checked"]),
+                     _share(claims["direction_agreement_rate"], claims["direction_checked"]),
+                     str(claims["outcomes_mentioned"])])
+    if not rows:
+        return []
+    return ["### Claims about outcomes", "",
+            "Read from each summary by the rules juror's claim extraction: the summary calls an "
+            "outcome significant exactly when p < 0.05; the direction it states agrees with the "
+            "estimate.", "",
+            *_table(["model", "significance match", "direction agreement",
+                     "outcomes mentioned"], rows), ""]
+
+
+def _share(rate: float | None, n: int) -> str:
+    return "n/a" if rate is None else f"{100 * rate:.1f}% of {n}"
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """report.md text."""
     commit = report.get("git_commit")
@@ -152,6 +176,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     ]
     gate = _gate(report)
     body = [*head, *([*gate, ""] if gate else []), *_ranking(report), "",
-            "### Jury agreement", "", *_agreement(report), "", "### Badges", "",
+            "### Jury agreement", "", *_agreement(report), "", *_claims(report),
+            "### Badges", "",
             *_badges(report), *_failures(report), ""]
     return "\n".join(body)

@@ -189,13 +189,32 @@ def _sensitivity(report: Mapping[str, Any]) -> list[Line]:
     return lines
 
 
+def _claims(report: Mapping[str, Any]) -> list[Line]:
+    parts = []
+    for model, stats in report["models"].items():
+        claims = stats.get("claims") or {}
+        if not claims.get("summaries"):
+            continue
+        sig, agree = claims["significance_match_rate"], claims["direction_agreement_rate"]
+        parts.append(f"{model} significance {_pct(sig)} of {claims['significance_checked']}, "
+                     f"direction {_pct(agree)} of {claims['direction_checked']}")
+    if not parts:
+        return []
+    return [[("claims about outcomes (significance match, direction agreement): ", "bold"),
+             ("; ".join(parts), None)]]
+
+
+def _pct(rate: float | None) -> str:
+    return "n/a" if rate is None else f"{100 * rate:.0f}%"
+
+
 def render_summary(report: Mapping[str, Any]) -> list[Line]:
     """Every section of the terminal summary except the gate (see :func:`render_gate`)."""
     models = len(report["models"])
     head = (f"pytest-rwe: {len(report['studies'])} studies x {models} model"
             f"{'s' if models != 1 else ''}, jury {', '.join(report['jury'])}")
     lines: list[Line] = [[(head, "bold")]]
-    for part in (_means, _rubric, _differences, _agreement, _badges, _sensitivity):
+    for part in (_means, _rubric, _differences, _agreement, _claims, _badges, _sensitivity):
         lines += part(report)
     return lines
 
