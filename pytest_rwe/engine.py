@@ -94,9 +94,36 @@ class Engine:
         """Block until the evaluation of ``study`` by ``model`` is done."""
         return self.submit(model, study, repeat).result()
 
-    def judge(self, study: Study, summary: str) -> Verdict:
+    def judge(self, study: Study, summary: str,
+              criteria: Iterable[Criterion] = CRITERIA) -> Verdict:
         """Judge any text as a summary of ``study`` (for the ``rwe_jury`` fixture)."""
-        return self._run(self._judge(study, summary, model="(user summary)")).result()
+        return self.submit_judge(study, summary, criteria).result()
+
+    def submit_judge(
+        self, study: Study, summary: str, criteria: Iterable[Criterion] = CRITERIA, *,
+        subject: str = "(user summary)",
+    ) -> concurrent.futures.Future[Verdict]:
+        """Start judging ``summary`` on ``criteria`` (integrations await the future)."""
+        wanted = tuple(criteria)
+        return self._run(self._judge(study, summary, model=subject, criteria=wanted))
+
+    def submit_call(
+        self, model: str, request: GenerationRequest, label: CallLabel
+    ) -> concurrent.futures.Future[GenerationResult]:
+        """Start one call through the store, retries and the provider gate."""
+        return self._run(self.caller.call(model, request, label))
+
+    def progress_snapshot(self) -> dict[str, int]:
+        """This process's counters: calls made, store hits, retries, 429s, failed calls."""
+        calls = self.caller.stats.snapshot()
+        store = self.caller.store
+        return {
+            "calls": calls["calls"],
+            "store_hits": store.stats.hits if store is not None else 0,
+            "retries": calls["retries"],
+            "rate_limited": calls["rate_limited"],
+            "errors": calls["errors"],
+        }
 
     def close(self) -> None:
         """Cancel outstanding work, close provider clients and stop the loop thread."""
@@ -134,18 +161,19 @@ class Engine:
             return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
         return Evaluation(model, study.id, repeat, summary, verdict)
 
-    async def _judge(self, study: Study, summary: str, *, model: str) -> Verdict:
+    async def _judge(self, study: Study, summary: str, *, model: str,
+                     criteria: tuple[Criterion, ...] = CRITERIA) -> Verdict:
         # rendered once: each of the nine judge prompts embeds it
         shown = render_summarize_prompt(study, self.config.prompts)
         requests = {
             criterion: judge_request(study, summary, criterion, self.config.prompts,
                                      self.config.judge_settings, shown)
-            for criterion in CRITERIA
+            for criterion in criteria
         }
         jobs = [
             self._judge_one(juror, study, requests[criterion], criterion, model)
             for juror in self.config.jury
-            for criterion in CRITERIA
+            for criterion in criteria
         ]
         return Verdict.from_scores(await asyncio.gather(*jobs))
 

@@ -17,6 +17,7 @@ from pytest_rwe.study import Study, StudyLoad
 from pytest_rwe.verdict import Criterion, Verdict
 
 RECORD_PROPERTY = "rwe"
+PROGRESS_PROPERTY = "rwe_progress"
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,11 @@ def rwe_evaluation(
     record = evaluation_record(evaluation, session.settings.thresholds, claims)
     # JSON text, not a dict: xdist can only ship primitives on user_properties.
     request.node.user_properties.append((RECORD_PROPERTY, json.dumps(record)))
+    progress = rwe_engine.progress_snapshot() | {
+        "process": getattr(request.config, "workerinput", {}).get("workerid", "main"),
+        "total": len(session.selected),
+    }
+    request.node.user_properties.append((PROGRESS_PROPERTY, json.dumps(progress)))
     if evaluation.summary is None:
         pytest.fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}",
                     pytrace=False)

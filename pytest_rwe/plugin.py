@@ -11,6 +11,7 @@ import pytest
 
 from pytest_rwe import hookspecs, report_plugin
 from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on this module
+    PROGRESS_PROPERTY,
     RECORD_PROPERTY,
     rwe_case,
     rwe_engine,
@@ -25,6 +26,7 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
     rwe_thresholds,
     rwe_verdict,
 )
+from pytest_rwe.progress import Progress
 from pytest_rwe.records import record_key
 from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
 
@@ -35,10 +37,14 @@ class RecordCollector:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.records: dict[tuple[str, str, int], dict[str, Any]] = {}
+        self.progress = Progress(started_at=time.monotonic())
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
+            if name == PROGRESS_PROPERTY and isinstance(value, str):
+                self.progress.update(json.loads(value))
+                self._show_progress()
             if name != RECORD_PROPERTY or not isinstance(value, str):
                 continue
             record = json.loads(value)
@@ -46,6 +52,14 @@ class RecordCollector:
             if key not in self.records:  # one record per pair, shipped by each criterion's test
                 self.records[key] = record
                 self.config.hook.pytest_rwe_record(config=self.config, record=record)
+
+    def _show_progress(self) -> None:
+        # only on long runs that call models, and never more than every few seconds
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is None or not self.progress.due(time.monotonic()):
+            return
+        if any(p["calls"] for p in self.progress.by_process.values()):
+            reporter.write_line(self.progress.line(len(self.records)))
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
