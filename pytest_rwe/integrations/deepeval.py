@@ -1,0 +1,285 @@
+"""The RWE jury as deepeval metrics, and pytest-rwe models as a deepeval judge model.
+
+Needs ``pip install "pytest-rwe[deepeval]"``. Nothing else in pytest-rwe imports this module.
+
+Test-case convention: ``input`` is the summarization prompt the model saw, ``actual_output``
+the summary, and ``metadata["rwe_study"]`` the study as its JSON mapping (the file's content).
+:func:`rwe_test_case` builds one::
+
+    case = rwe_test_case(study, summary)           # a Study, a mapping or a study file path
+    assert_test(case, [DirectionOfEffect(), NumbersAccurate(), Completeness()])
+
+Each metric asks every juror about its one criterion (one call per juror). ``score`` is the
+jury mean, ``success`` is ``score >= threshold``, ``reason`` quotes every juror. A juror that
+abstains (its call failed, or its reply stayed unreadable after one repair) is named in the
+reason and left out of the mean; when every juror abstains the metric raises
+:class:`JuryAbstainedError` with ``score=None`` and ``error`` set (deepeval's convention for
+a metric that could not be computed), never a made-up 0 or 1.
+
+Jurors default to ``builtin/rules`` (offline, deterministic). Metrics with the same jury
+configuration share one engine (event-loop thread, provider clients, response store), closed
+at interpreter exit or by :func:`close_shared_engines`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+try:
+    from deepeval.errors import MissingTestCaseParamsError
+    from deepeval.metrics import BaseMetric
+    from deepeval.test_case import LLMTestCase
+except ImportError as exc:  # the optional dependency is absent: say how to get it
+    raise ImportError(
+        "pytest_rwe.integrations.deepeval needs deepeval, an optional dependency: "
+        'pip install "pytest-rwe[deepeval]"'
+    ) from exc
+
+from pytest_rwe.engine import Engine
+from pytest_rwe.integrations.deepeval_llm import RweDeepEvalLLM
+from pytest_rwe.integrations.jury_engine import (
+    DEFAULT_JURORS,
+    DEFAULT_STORE,
+    SUBJECT,
+    JuryConfig,
+    close_shared_engines,
+    shared_engine,
+)
+from pytest_rwe.prompts import PromptSet, load_prompts, render_summarize_prompt
+from pytest_rwe.providers.calls import DEFAULT_CONCURRENCY
+from pytest_rwe.store import RecordMode
+from pytest_rwe.study import Study, StudyFileError, load_study, parse_study
+from pytest_rwe.verdict import Criterion, CriterionVerdict, Verdict
+
+__all__ = [
+    "STUDY_KEY",
+    "Completeness",
+    "DirectionOfEffect",
+    "JuryAbstainedError",
+    "JuryConfig",
+    "NumbersAccurate",
+    "RweDeepEvalLLM",
+    "RweJuryMetric",
+    "close_shared_engines",
+    "rwe_test_case",
+    "study_of",
+]
+
+#: the metadata key of a test case that holds the study mapping
+STUDY_KEY = "rwe_study"
+
+
+class JuryAbstainedError(RuntimeError):
+    """Every juror abstained on a criterion: there is no score to report."""
+
+
+def rwe_test_case(
+    study: Study | Mapping[str, Any] | str | Path,
+    summary: str,
+    *,
+    prompts: PromptSet | None = None,
+    **fields: Any,
+) -> Any:
+    """An ``LLMTestCase`` for ``summary`` of ``study`` in the convention the metrics read.
+
+    ``study`` is a parsed :class:`Study`, the study's JSON mapping, or the path of a study
+    file. ``input`` is the summarization prompt (packaged templates unless ``prompts``);
+    other ``LLMTestCase`` fields (``name``, ``tags``, ``expected_output``...) pass through.
+    """
+    parsed = _as_study(study, "rwe_test_case(study=...)")
+    metadata = dict(fields.pop("metadata", None) or {})
+    # a JSON round trip: deepeval serializes metadata, so it must be plain JSON data
+    metadata[STUDY_KEY] = json.loads(json.dumps(parsed.raw))
+    fields.setdefault("name", parsed.id)
+    return LLMTestCase(
+        input=render_summarize_prompt(parsed, prompts or load_prompts()),
+        actual_output=summary,
+        metadata=metadata,
+        **fields,
+    )
+
+
+def study_of(test_case: Any, who: str = "pytest-rwe") -> Study:
+    """The study a test case is about, from ``metadata["rwe_study"]``."""
+    metadata = getattr(test_case, "metadata", None) or {}
+    raw = metadata.get(STUDY_KEY) if isinstance(metadata, Mapping) else None
+    if raw is None:
+        raise MissingTestCaseParamsError(
+            f"{who}: the test case has no metadata[{STUDY_KEY!r}], so the jury does not know "
+            "which study the summary is about; build the case with "
+            "pytest_rwe.integrations.deepeval.rwe_test_case(study, summary), or pass "
+            f"metadata={{{STUDY_KEY!r}: <the study JSON as a dict>}} to LLMTestCase"
+        )
+    return _as_study(raw, f"test case metadata[{STUDY_KEY!r}]")
+
+
+def _as_study(value: Study | Mapping[str, Any] | str | Path, where: str) -> Study:
+    if isinstance(value, Study):
+        return value
+    try:
+        if isinstance(value, Path):
+            return load_study(value)
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("{"):
+                return parse_study(json.loads(text), where)
+            return load_study(Path(value))
+        return parse_study(value, where)
+    except StudyFileError as exc:
+        raise ValueError(exc.render()) from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not valid study JSON ({exc})") from None
+
+
+class RweJuryMetric(BaseMetric):  # type: ignore[misc]
+    """A deepeval metric scoring one RWE criterion with the pytest-rwe jury.
+
+    ``threshold`` applies to the jury mean (``strict_mode`` makes it 1.0: every answering
+    juror must agree). Jury options: ``jurors`` (model names, default offline
+    ``builtin/rules``), ``store`` (response-store folder, ``None`` for none), ``record``
+    (``new`` | ``none`` | ``all``), ``concurrency`` (calls in flight per provider),
+    ``max_attempts`` (per call, for 429/5xx), ``prompts`` (folder overriding the judge
+    templates); or an ``engine`` of your own. Attribute names match the parameters because
+    deepeval copies metrics by reading them back.
+    """
+
+    criterion: ClassVar[Criterion]
+    display_name: ClassVar[str]
+    # deepeval's result fields (declared for the type checker; BaseMetric holds the defaults)
+    score: float | None
+    success: bool | None
+    reason: str | None
+    error: str | None
+    score_breakdown: dict[str, int | None] | None
+    verbose_logs: str | None
+
+    def __init__(
+        self,
+        threshold: float = 0.5,
+        *,
+        jurors: Sequence[str] = DEFAULT_JURORS,
+        store: str | Path | None = DEFAULT_STORE,
+        record: RecordMode = "new",
+        concurrency: int = DEFAULT_CONCURRENCY,
+        max_attempts: int = 6,
+        prompts: str | Path | None = None,
+        engine: Engine | None = None,
+        strict_mode: bool = False,
+        async_mode: bool = True,
+        include_reason: bool = True,
+        verbose_mode: bool = False,
+    ) -> None:
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"{type(self).__name__}(threshold={threshold}): use 0 to 1 "
+                             "(the jury mean is the share of jurors that scored 1)")
+        self.threshold = 1.0 if strict_mode else float(threshold)
+        self.jurors = (jurors,) if isinstance(jurors, str) else tuple(jurors)
+        self.store = store
+        self.record = record
+        self.concurrency = concurrency
+        self.max_attempts = max_attempts
+        self.prompts = prompts
+        self.engine = engine
+        self.strict_mode = strict_mode
+        self.async_mode = async_mode
+        self.include_reason = include_reason
+        self.verbose_mode = verbose_mode
+        self.jury_config = JuryConfig(
+            jurors=self.jurors,
+            store=None if store is None else Path(store),
+            record=record,
+            concurrency=concurrency,
+            max_attempts=max_attempts,
+            prompts=None if prompts is None else Path(prompts),
+        )
+        self.evaluation_model = "pytest-rwe jury: " + ", ".join(self.jury_config.jurors)
+        self.verdict: CriterionVerdict | None = None
+
+    @property
+    def __name__(self) -> str:  # deepeval names metrics by this property
+        return self.display_name
+
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        """Score ``test_case`` (blocks until every juror answered)."""
+        future = self._submit(test_case)
+        return self._finish(future.result())
+
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        """Score ``test_case`` without blocking the caller's event loop."""
+        future = self._submit(test_case)
+        return self._finish(await asyncio.wrap_future(future))
+
+    def is_successful(self) -> bool:
+        if self.error is not None or self.score is None:
+            self.success = False
+        else:
+            self.success = self.score >= self.threshold
+        return bool(self.success)
+
+    # -- internals --------------------------------------------------------------------------
+    def _submit(self, test_case: Any) -> Any:
+        self.score = None
+        self.success = None
+        self.reason = None
+        self.error = None
+        self.verdict = None
+        study = study_of(test_case, self.display_name)
+        summary = getattr(test_case, "actual_output", None)
+        if not isinstance(summary, str) or not summary.strip():
+            raise MissingTestCaseParamsError(
+                f"{self.display_name}: the test case has no actual_output; put the summary "
+                "to judge in LLMTestCase(actual_output=...)"
+            )
+        engine = self.engine or shared_engine(self.jury_config)
+        return engine.submit_judge(study, summary, (self.criterion,), subject=SUBJECT)
+
+    def _finish(self, verdict: Verdict) -> float:
+        judged = verdict[self.criterion]
+        self.verdict = judged
+        self.score_breakdown = {s.juror: s.score for s in judged.scores}
+        self.reason = _reason(judged, self.threshold) if self.include_reason else None
+        mean = judged.mean
+        if mean is None:
+            self.success = False
+            self.error = (f"every juror abstained on {self.criterion}, so there is no score; "
+                          "see the reason for why each juror abstained")
+            self.reason = _reason(judged, self.threshold)
+            raise JuryAbstainedError(f"{self.display_name}: {self.error}\n{self.reason}")
+        self.score = mean
+        self.is_successful()
+        if self.verbose_mode:
+            self.verbose_logs = judged.explain(self.threshold)
+        return mean
+
+
+def _reason(judged: CriterionVerdict, threshold: float) -> str:
+    text = judged.explain(threshold)
+    if judged.abstentions and judged.answered:
+        text += (f"\n({judged.abstentions} of {len(judged.scores)} jurors abstained; the mean "
+                 "counts only the jurors that answered)")
+    return text
+
+
+class DirectionOfEffect(RweJuryMetric):
+    """Every direction the summary reports (higher/lower, increase/decrease) is right."""
+
+    criterion = "direction_of_effect"
+    display_name = "RWE Direction of Effect"
+
+
+class NumbersAccurate(RweJuryMetric):
+    """Every number in the summary comes from the study (rounding allowed)."""
+
+    criterion = "numbers_accurate"
+    display_name = "RWE Numbers Accurate"
+
+
+class Completeness(RweJuryMetric):
+    """Every outcome with p <= 0.05 is reported as a difference."""
+
+    criterion = "completeness"
+    display_name = "RWE Completeness"
