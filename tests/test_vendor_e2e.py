@@ -45,7 +45,8 @@ def stored_files(pytester: pytest.Pytester) -> list[Path]:
 
 @pytest.mark.parametrize("workers", WORKERS)
 def test_vendor_suite_through_the_sdks_and_the_store(
-    pytester: pytest.Pytester, server: FakeServer, workers: int
+    pytester: pytest.Pytester, server: FakeServer, workers: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     result = pytester.runpytest(*xdist_args(workers))
     result.assert_outcomes(passed=len(STUDIES) * 3)
@@ -63,8 +64,11 @@ def test_vendor_suite_through_the_sdks_and_the_store(
     assert len(records) == len(STUDIES)
     assert all(r["summary"]["input_tokens"] and r["summary"]["output_tokens"] for r in records)
 
-    # replay only: nothing is called, the recorded latency is kept
+    # replay only: nothing is called, the recorded latency is kept, and no key is needed
+    # (a pull request from a fork has no secrets)
     server.reset()
+    for name in FAKE_KEYS:
+        monkeypatch.delenv(name)
     again = pytester.runpytest(*xdist_args(workers), "--rwe-record", "none")
     again.assert_outcomes(passed=len(STUDIES) * 3)
     assert server.requests == []
@@ -75,6 +79,8 @@ def test_vendor_suite_through_the_sdks_and_the_store(
             record["summary"]["latency_s"], abs=1e-4)
 
     # record all: every call is made again and overwritten, still once each
+    for name, value in FAKE_KEYS.items():
+        monkeypatch.setenv(name, value)
     again = pytester.runpytest(*xdist_args(workers), "--rwe-record", "all")
     again.assert_outcomes(passed=len(STUDIES) * 3)
     assert len(server.requests) == calls and server.duplicate_requests() == []

@@ -68,6 +68,13 @@ def vendor_options(
     return VendorOptions(base_url, api_key, " or ".join(variables), timeout_s)
 
 
+def require_key(full_name: str, options: VendorOptions) -> str:
+    """The key for a live call; a missing one fails that call (a replay needs none)."""
+    if options.api_key is None:
+        raise ProviderError(full_name, str(missing_key_error(full_name, options.key_variable)))
+    return options.api_key
+
+
 def missing_key_error(full_name: str, variable: str) -> ProviderConfigError:
     return ProviderConfigError(
         f"{full_name}: no API key; set {variable} (or give the model an api_key_env option "

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import re
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
+if TYPE_CHECKING:  # the SDK is imported on the first live call: a replay never pays for it
+    import anthropic
 
 from pytest_rwe.providers import _vendor
 from pytest_rwe.providers.base import (
@@ -47,16 +47,18 @@ _SMALL_BUDGETS = (
 )
 
 
-def _nonstreaming_limits() -> Mapping[str, int]:
-    # The SDK's table of models whose non-streaming output it caps (a private module).
-    try:
-        limits = importlib.import_module("anthropic._constants").MODEL_NONSTREAMING_TOKENS
-    except (ImportError, AttributeError):
-        return {}
-    return dict(limits)
-
-
-_NONSTREAMING = _nonstreaming_limits()
+# The SDK refuses a larger non-streaming max_tokens for these models (a copy of
+# anthropic._constants.MODEL_NONSTREAMING_TOKENS in anthropic 2.14; a test compares them).
+# Copied rather than imported so computing a store key does not import the SDK.
+NONSTREAMING_LIMITS: Mapping[str, int] = {
+    "claude-opus-4-20250514": 8192,
+    "claude-opus-4-0": 8192,
+    "claude-4-opus-20250514": 8192,
+    "anthropic.claude-opus-4-20250514-v1:0": 8192,
+    "claude-opus-4@20250514": 8192,
+    "anthropic.claude-opus-4-1-20250805-v1:0": 8192,
+    "claude-opus-4-1@20250805": 8192,
+}
 
 
 class AnthropicProvider(Provider):
@@ -73,8 +75,6 @@ class AnthropicProvider(Provider):
             self.key_variables,
             extra_options=frozenset({"thinking_budget"}),
         )
-        if self._options.api_key is None:
-            raise _vendor.missing_key_error(self.full_name, self._options.key_variable)
         budget = self.options.get("thinking_budget")
         if budget is not None and (not isinstance(budget, int) or budget < 1024):
             raise ProviderConfigError(
@@ -89,7 +89,7 @@ class AnthropicProvider(Provider):
         for pattern, budget in _SMALL_BUDGETS:
             if pattern.match(self.model):
                 return budget
-        return min(DEFAULT_BUDGET, _NONSTREAMING.get(self.model, DEFAULT_BUDGET))
+        return min(DEFAULT_BUDGET, NONSTREAMING_LIMITS.get(self.model, DEFAULT_BUDGET))
 
     def effective_settings(self, settings: GenerationSettings) -> Mapping[str, Any]:
         answer = settings.max_output_tokens or self.default_budget()
@@ -101,11 +101,13 @@ class AnthropicProvider(Provider):
         }
 
     def _sdk_client(self) -> anthropic.AsyncAnthropic:
+        import anthropic
+
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop:
             # The key is passed explicitly so the SDK never falls back to profiles on disk.
             self._client = anthropic.AsyncAnthropic(
-                api_key=self._options.api_key,
+                api_key=_vendor.require_key(self.full_name, self._options),
                 base_url=self._options.base_url,  # None: the SDK reads ANTHROPIC_BASE_URL
                 timeout=self._options.timeout_s,
                 max_retries=0,
@@ -114,6 +116,8 @@ class AnthropicProvider(Provider):
         return self._client
 
     async def generate(self, request: GenerationRequest) -> GenerationResult:
+        import anthropic
+
         client = self._sdk_client()
         settings: dict[str, Any] = dict(self.effective_settings(request.settings))
         system = "\n\n".join(m.content for m in request.messages if m.role == "system")

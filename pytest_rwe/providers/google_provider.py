@@ -26,10 +26,11 @@ import contextlib
 import re
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from google import genai
-from google.genai import errors, types
+if TYPE_CHECKING:  # the SDK is imported on the first live call: a replay never pays for it
+    from google import genai
+    from google.genai import errors, types
 
 from pytest_rwe.providers import _vendor
 from pytest_rwe.providers.base import (
@@ -69,8 +70,6 @@ class GoogleProvider(Provider):
             self.key_variables,
             extra_options=frozenset({"thinking_budget"}),
         )
-        if self._options.api_key is None:
-            raise _vendor.missing_key_error(self.full_name, self._options.key_variable)
         budget = self.options.get("thinking_budget")
         if budget is not None and (not isinstance(budget, int) or budget < 0):
             raise ProviderConfigError(
@@ -97,6 +96,9 @@ class GoogleProvider(Provider):
         return sent
 
     def _sdk_client(self) -> genai.Client:
+        from google import genai
+        from google.genai import types
+
         # Keep the Client itself referenced: its .aio shares the Client's transport, which
         # is closed when the Client is garbage-collected.
         loop = asyncio.get_running_loop()
@@ -106,12 +108,15 @@ class GoogleProvider(Provider):
                 timeout=int(self._options.timeout_s * 1000),  # milliseconds
             )
             self._client = genai.Client(
-                api_key=self._options.api_key, vertexai=False, http_options=http_options
+                api_key=_vendor.require_key(self.full_name, self._options), vertexai=False,
+                http_options=http_options,
             )
             self._loop = loop
         return self._client
 
     def _config(self, request: GenerationRequest) -> types.GenerateContentConfig:
+        from google.genai import types
+
         sent = dict(self.effective_settings(request.settings))
         budget = sent.pop("thinking_budget", None)
         system = "\n\n".join(m.content for m in request.messages if m.role == "system")
@@ -122,6 +127,8 @@ class GoogleProvider(Provider):
         )
 
     async def generate(self, request: GenerationRequest) -> GenerationResult:
+        from google.genai import errors, types
+
         client = self._sdk_client()
         contents: Any = [
             types.Content(

@@ -26,9 +26,10 @@ import contextlib
 import re
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import openai
+if TYPE_CHECKING:  # the SDK is imported on the first live call: a replay never pays for it
+    import openai
 
 from pytest_rwe.providers import _vendor
 from pytest_rwe.providers.base import (
@@ -57,8 +58,6 @@ class OpenAIProvider(Provider):
         self._options = _vendor.vendor_options(
             self.full_name, self.options, self.key_variables, extra_options=frozenset({"reasoning"})
         )
-        if self._options.api_key is None and self._options.base_url is None:
-            raise _vendor.missing_key_error(self.full_name, self._options.key_variable)
         override = self.options.get("reasoning")
         self.reasoning = bool(override) if override is not None else is_reasoning_model(model)
         self._client: openai.AsyncOpenAI | None = None
@@ -73,11 +72,16 @@ class OpenAIProvider(Provider):
         return sent
 
     def _sdk_client(self) -> openai.AsyncOpenAI:
+        import openai
+
         # One client per event loop: pooled connections belong to the loop that opened them.
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop:
+            # a server of its own (base_url option) needs no key; OpenAI itself does
+            key = (self._options.api_key or _NO_KEY if self._options.base_url
+                   else _vendor.require_key(self.full_name, self._options))
             self._client = openai.AsyncOpenAI(
-                api_key=self._options.api_key or _NO_KEY,
+                api_key=key,
                 base_url=self._options.base_url,  # None: the SDK reads OPENAI_BASE_URL
                 timeout=self._options.timeout_s,
                 max_retries=0,
@@ -86,6 +90,8 @@ class OpenAIProvider(Provider):
         return self._client
 
     async def generate(self, request: GenerationRequest) -> GenerationResult:
+        import openai
+
         client = self._sdk_client()
         settings = dict(self.effective_settings(request.settings))
         messages: Any = [{"role": m.role, "content": m.content} for m in request.messages]

@@ -12,6 +12,7 @@ from pytest_rwe.providers.base import (
     GenerationSettings,
     Provider,
     ProviderConfigError,
+    ProviderError,
 )
 from pytest_rwe.providers.openai_provider import is_reasoning_model
 from pytest_rwe.testing import FakeServer
@@ -115,21 +116,27 @@ def test_google_non_thinking_model_and_thinking_budget(server: FakeServer) -> No
         ("google/gemini-2.5-flash", "GOOGLE_API_KEY or GEMINI_API_KEY"),
     ],
 )
-def test_missing_key_names_the_variable(
+def test_missing_key_fails_the_live_call_naming_the_variable(
     monkeypatch: pytest.MonkeyPatch, name: str, variable: str
 ) -> None:
     for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(var, raising=False)
-    with pytest.raises(ProviderConfigError, match=f"set {variable}"):
-        provider(name)
+    # a provider without a key can still compute store keys (replay-only runs need none)...
+    model = provider(name)
+    assert model.effective_settings(GenerationSettings())
+    # ...but a live call fails, for good, naming the variable to set
+    with pytest.raises(ProviderError, match=f"set {variable}") as info:
+        asyncio.run(model.generate(request()))
+    assert not info.value.retryable
 
 
 def test_api_key_env_option_selects_the_variable(
     server: FakeServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY")
-    with pytest.raises(ProviderConfigError, match="set MY_CLAUDE_KEY"):
-        provider("anthropic/claude-sonnet-4-6", api_key_env="MY_CLAUDE_KEY")
+    with pytest.raises(ProviderError, match="set MY_CLAUDE_KEY"):
+        asyncio.run(provider("anthropic/claude-sonnet-4-6", api_key_env="MY_CLAUDE_KEY")
+                    .generate(request()))
     monkeypatch.setenv("MY_CLAUDE_KEY", "sk-ant-mykey0123456789abcdefgh")
     sent_body(provider("anthropic/claude-sonnet-4-6", api_key_env="MY_CLAUDE_KEY"), server)
 
@@ -156,3 +163,29 @@ def test_bad_options_are_explained(
 ) -> None:
     with pytest.raises(ProviderConfigError, match=match):
         provider("openai/gpt-4.1", **options)
+
+
+def test_the_copied_nonstreaming_table_matches_the_installed_sdk() -> None:
+    # copied so a replay never imports the SDK; this fails when the SDK's table moves on
+    constants = pytest.importorskip("anthropic._constants")
+    from pytest_rwe.providers.anthropic_provider import NONSTREAMING_LIMITS
+
+    assert dict(NONSTREAMING_LIMITS) == dict(constants.MODEL_NONSTREAMING_TOKENS)
+
+
+def test_creating_providers_imports_no_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pytest_rwe.providers.registry import create_provider\n"
+        "for name in ('openai/o4-mini', 'anthropic/claude-sonnet-4-20250514',"
+        " 'google/gemini-2.5-pro'):\n"
+        "    create_provider(name).effective_settings(__import__('pytest_rwe.providers.base',"
+        " fromlist=['x']).GenerationSettings())\n"
+        "print(sorted(m for m in ('openai', 'anthropic', 'google.genai') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={"PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip() == "[]"
