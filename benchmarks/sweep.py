@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from pytest_rwe.testing.fake_server import FakeServer
@@ -56,6 +57,29 @@ def outcome_line(output: str) -> str:
     return lines[-1].strip("= ") if lines else output[-400:]
 
 
+def summaries_by_model(cases: Path) -> Callable[[str, str, str], str | None]:
+    """A fake-server responder: each model's own summary of the study in the prompt.
+
+    Distinct summaries per model make distinct judge requests, as real models would (the
+    server's default summary is one text for every study and model).
+    """
+    from pytest_rwe.study import load_folder
+    from pytest_rwe.summarizer import summarize
+
+    by_question = {load.study.question: summarize(load.study)
+                   for load in load_folder(cases) if load.study is not None}
+
+    def respond(provider: str, model: str, prompt: str) -> str | None:
+        if "<<<SUMMARY" in prompt:
+            return None  # a judge prompt: the server's passing verdict
+        for question, summary in by_question.items():
+            if question in prompt:
+                return f"{summary} (Written by the {provider} model.)"
+        return None
+
+    return respond
+
+
 def sweep(cases: Path, workers: int, latency: float, cap: int, store: Path) -> dict[str, object]:
     base = ["-q", "-p", "no:cacheprovider", str(TEST_FILE), "--rwe-cases", str(cases),
             "--rwe-jury", ",".join(JURY), "--rwe-store", str(store), "--rwe-concurrency", str(cap)]
@@ -63,7 +87,7 @@ def sweep(cases: Path, workers: int, latency: float, cap: int, store: Path) -> d
     if workers:
         base += ["-n", str(workers)]
     with FakeServer(latency_s=latency, concurrency_cap=cap, retry_after_s=1.0,
-                    keep_bodies=False) as server:
+                    keep_bodies=False, responder=summaries_by_model(cases)) as server:
         env = {**os.environ, **FAKE_KEYS, **server.env()}
         startup, _, _, _ = run_pytest([*base, "--collect-only"], env)
         wall, _, output, peak = run_pytest(base, env)

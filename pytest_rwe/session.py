@@ -116,7 +116,9 @@ class RweSession:
             workers = int(getattr(self.config, "workerinput", {}).get("workercount", 1))
             caller = Caller(
                 store=ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
-                                    run_id=_run_id(self.config)),
+                                    run_id=_run_id(self.config),
+                                    # lock files matter only when xdist workers share it
+                                    shared=hasattr(self.config, "workerinput")),
                 policy=RetryPolicy(max_attempts=settings.max_attempts,
                                    retry_after_cap_s=settings.retry_after_cap_s),
                 # the budget is per provider for the whole run, so xdist workers share it

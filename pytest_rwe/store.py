@@ -130,6 +130,8 @@ class ResponseStore:
     example the controller's start time); in mode ``all`` an entry written under the same run
     id counts as stored. ``wait_timeout`` bounds how long a claim waits for another worker's
     call; a lock older than ``stale_lock_after`` seconds, or whose owner died, is broken.
+    ``shared=False`` says no other process uses the store during this run (no xdist): the
+    caller dedupes in memory, so claims skip the lock files.
     """
 
     def __init__(
@@ -141,6 +143,7 @@ class ResponseStore:
         wait_timeout: float = 300.0,
         stale_lock_after: float = 900.0,
         poll_interval: float = 0.05,
+        shared: bool = True,
     ) -> None:
         if mode not in RECORD_MODES:
             raise ValueError(f"record mode {mode!r}; use one of {', '.join(RECORD_MODES)}")
@@ -150,6 +153,7 @@ class ResponseStore:
         self.wait_timeout = wait_timeout
         self.stale_lock_after = stale_lock_after
         self.poll_interval = poll_interval
+        self.shared = shared
         self._mutex = threading.Lock()
         self._counts: dict[str, int] = dict.fromkeys(StoreStats.__dataclass_fields__, 0)
         self._held: dict[str, str] = {}  # key -> token of a lock this object holds
@@ -277,6 +281,8 @@ class ResponseStore:
         hit = self._read(call, key)
         if hit is not None:
             return Claim(call, key, hit)
+        if not self.shared:
+            return Claim(call, key, None)  # this process alone: nobody to wait for
         lock = self._lock_path(key)
         for _ in range(2):  # a second attempt right after breaking a stale lock
             info = try_lock(lock, self.run_id)

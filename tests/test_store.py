@@ -348,3 +348,11 @@ def test_entry_of_another_key_with_the_same_prefix_is_not_replayed(tmp_path: Pat
     data["key"] = key[:12] + "0" * 52
     path.write_text(json.dumps(data))
     assert store.lookup(SUMMARY, key) is None
+
+
+def test_an_unshared_store_claims_without_lock_files(tmp_path: Path) -> None:
+    store = ResponseStore(tmp_path, shared=False)
+    key = key_of()
+    claim = store.claim_blocking(SUMMARY, key)
+    assert claim.must_call and not claim.locked
+    assert not (tmp_path / ".locks").exists() or not any((tmp_path / ".locks").iterdir())
