@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe import hookspecs, report_plugin
+from pytest_rwe import drift_plugin, hookspecs, report_plugin
 from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on this module
     PROGRESS_PROPERTY,
     RECORD_PROPERTY,
@@ -70,6 +70,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     from pytest_rwe.options import add_options
 
     add_options(parser)
+    drift_plugin.add_options(parser)  # --rwe-baseline, --rwe-max-drop
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -85,6 +86,7 @@ def pytest_configure(config: pytest.Config) -> None:
             get_session(config).check_usable()
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "rwe-xdist")
+    drift_plugin.register(config)  # rwe_snapshot fixtures everywhere; baseline gate on controller
 
 
 class _XdistHooks:

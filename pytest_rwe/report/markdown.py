@@ -11,6 +11,7 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_rwe.drift.render import baseline_markdown
 from pytest_rwe.report.terminal import SHORT, fmt, fmt_ci
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
@@ -175,7 +176,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "",
     ]
     gate = _gate(report)
-    body = [*head, *([*gate, ""] if gate else []), *_ranking(report), "",
+    body = [*head, *([*gate, ""] if gate else []), *baseline_markdown(report),
+            *_ranking(report), "",
             "### Jury agreement", "", *_agreement(report), "", *_claims(report),
             "### Badges", "",
             *_badges(report), *_failures(report), ""]

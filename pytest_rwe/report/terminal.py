@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_rwe.drift.render import baseline_lines, gate_lines
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -214,12 +215,18 @@ def render_summary(report: Mapping[str, Any]) -> list[Line]:
     head = (f"pytest-rwe: {len(report['studies'])} studies x {models} model"
             f"{'s' if models != 1 else ''}, jury {', '.join(report['jury'])}")
     lines: list[Line] = [[(head, "bold")]]
-    for part in (_means, _rubric, _differences, _agreement, _claims, _badges, _sensitivity):
+    for part in (_means, _rubric, _differences, _agreement, _claims, _badges, _sensitivity,
+                 baseline_lines):
         lines += part(report)
     return lines
 
 
 def render_gate(report: Mapping[str, Any]) -> list[Line]:
+    """The gates' verdicts, printed last: ``--rwe-min``, then the baseline's (drift.render)."""
+    return _min_gate(report) + gate_lines(report)
+
+
+def _min_gate(report: Mapping[str, Any]) -> list[Line]:
     """The ``--rwe-min`` verdict: nothing when no gate is set, else passed or each failure."""
     gate = report["gate"]
     if not gate["minimums"]:
