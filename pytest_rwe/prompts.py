@@ -105,12 +105,21 @@ class PromptSet:
             digest.update(template.text.encode("utf-8") + b"\0")
         return digest.hexdigest()
 
-    def to_record(self) -> dict[str, Any]:
-        """JSON-able description for report.json."""
+    def to_record(self, root: Path | None = None) -> dict[str, Any]:
+        """JSON-able description for report.json; sources below ``root`` are made relative."""
+
+        def source(text: str) -> str:
+            if root is None or text == PACKAGE_SOURCE:
+                return text
+            try:
+                return Path(text).resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                return text
+
         return {
             "sha256": self.sha256(),
             "templates": {
-                t.name: {"sha256": t.sha256, "source": t.source} for t in self.templates
+                t.name: {"sha256": t.sha256, "source": source(t.source)} for t in self.templates
             },
         }
 

@@ -67,7 +67,8 @@ class ReportPlugin:
             return
         rwe = get_session(self.config)
         try:
-            prompts: dict[str, Any] | None = rwe.prompts.to_record()
+            # paths relative to the rootdir: a committed report.json names no local folder
+            prompts: dict[str, Any] | None = rwe.prompts.to_record(self.config.rootpath)
         except pytest.UsageError:  # already reported where the prompts were needed
             prompts = None
         self.report = build_report(
