@@ -47,6 +47,7 @@ class RweSession:
     engine: Engine | None = None
     selected: list[RweCase] = field(default_factory=list)
     usage_problem: str | None = None
+    records: dict[str, str] = field(default_factory=dict)  # case id -> record JSON text
 
     @property
     def loads(self) -> list[StudyLoad]:
