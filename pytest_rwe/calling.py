@@ -41,6 +41,7 @@ class Caller:
         self._providers_lock = threading.Lock()
         self._gates: dict[str, ProviderGate] = {}
         self._in_flight: dict[str, asyncio.Future[GenerationResult]] = {}
+        self._sdk_loaded: dict[str, asyncio.Future[None]] = {}
 
     def provider(self, model: str) -> Provider:
         """The provider instance serving ``model`` (one per model name per session)."""
@@ -82,6 +83,12 @@ class Caller:
         return await asyncio.shield(future)
 
     async def _live(self, provider: Provider, request: GenerationRequest) -> GenerationResult:
+        # Importing an SDK takes seconds; on the loop thread it would stall every other call.
+        loaded = self._sdk_loaded.get(provider.name)
+        if loaded is None:
+            loaded = asyncio.ensure_future(asyncio.to_thread(provider.load_sdk))
+            self._sdk_loaded[provider.name] = loaded
+        await asyncio.shield(loaded)
         return await call_with_retries(
             provider, request, policy=self.policy, gate=self.gate(provider.name),
             stats=self.stats,

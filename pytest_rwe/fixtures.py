@@ -125,14 +125,15 @@ def rwe_evaluation(
     """The model's summary of the study and the jury's verdict (computed once per pair)."""
     evaluation = rwe_engine.evaluate(rwe_case.model, rwe_study, rwe_case.repeat)
     session = get_session(request.config)
-    record = session.records.get(rwe_case.id)
-    if record is None:  # once per pair, though each criterion's test ships it
+    if rwe_case.id not in session.shipped:
+        # Once per pair and process: the controller keeps the first copy it gets, and every
+        # test report keeps its user_properties to the end of the run (memory on big suites).
         claims = (claim_diagnostics(rwe_study, evaluation.summary.text)
                   if evaluation.summary is not None else None)
+        record = evaluation_record(evaluation, session.settings.thresholds, claims)
         # JSON text, not a dict: xdist can only ship primitives on user_properties.
-        record = json.dumps(evaluation_record(evaluation, session.settings.thresholds, claims))
-        session.records[rwe_case.id] = record
-    request.node.user_properties.append((RECORD_PROPERTY, record))
+        request.node.user_properties.append((RECORD_PROPERTY, json.dumps(record)))
+        session.shipped.add(rwe_case.id)
     progress = rwe_engine.progress_snapshot() | {
         "process": getattr(request.config, "workerinput", {}).get("workerid", "main"),
         "total": len(session.selected),

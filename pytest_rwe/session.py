@@ -47,7 +47,7 @@ class RweSession:
     engine: Engine | None = None
     selected: list[RweCase] = field(default_factory=list)
     usage_problem: str | None = None
-    records: dict[str, str] = field(default_factory=dict)  # case id -> record JSON text
+    shipped: set[str] = field(default_factory=set)  # case ids whose record was sent
 
     @property
     def loads(self) -> list[StudyLoad]:

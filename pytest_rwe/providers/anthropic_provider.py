@@ -115,6 +115,9 @@ class AnthropicProvider(Provider):
             self._loop = loop
         return self._client
 
+    def load_sdk(self) -> None:
+        import anthropic  # noqa: F401 - imported for its side effect: the module is loaded
+
     async def generate(self, request: GenerationRequest) -> GenerationResult:
         import anthropic
 

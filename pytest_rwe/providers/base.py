@@ -137,5 +137,9 @@ class Provider(abc.ABC):
     async def generate(self, request: GenerationRequest) -> GenerationResult:
         """Run one request. Raise :class:`ProviderError` when it fails for good."""
 
+    def load_sdk(self) -> None:  # noqa: B027 - optional hook
+        """Import the vendor SDK. Slow (seconds), so the caller runs it off the event loop,
+        once, before this provider's first live call; a replay never needs it."""
+
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release clients; called once at the end of a session."""

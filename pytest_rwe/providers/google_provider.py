@@ -126,6 +126,9 @@ class GoogleProvider(Provider):
             **sent,
         )
 
+    def load_sdk(self) -> None:
+        from google import genai  # noqa: F401 - imported for its side effect: the module is loaded
+
     async def generate(self, request: GenerationRequest) -> GenerationResult:
         from google.genai import errors, types
 

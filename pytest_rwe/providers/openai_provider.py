@@ -89,6 +89,9 @@ class OpenAIProvider(Provider):
             self._loop = loop
         return self._client
 
+    def load_sdk(self) -> None:
+        import openai  # noqa: F401 - imported for its side effect: the module is loaded
+
     async def generate(self, request: GenerationRequest) -> GenerationResult:
         import openai
 
