@@ -26,9 +26,8 @@ from pytest_rwe.calibrate import (
 from pytest_rwe.calling import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import PromptFileError, load_prompts
-from pytest_rwe.providers.base import ProviderConfigError
 from pytest_rwe.providers.calls import RetryPolicy
-from pytest_rwe.providers.registry import missing_key, resolve_name
+from pytest_rwe.providers.registry import model_problems
 from pytest_rwe.redact import redact
 from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,
@@ -102,19 +101,11 @@ def _thresholds(text: str) -> dict[Criterion, float]:
     return merged
 
 
-def _check_jury(jury: list[str]) -> str | None:
-    problems = []
-    for name in jury:
-        try:
-            resolve_name(name)
-            variable = missing_key(name)
-        except ProviderConfigError as error:
-            problems.append(f"--jury {name}: {error}")
-            continue
-        if variable:
-            problems.append(f"--jury {name} needs an API key: set {variable} "
-                            "(or calibrate offline with --jury builtin/rules)")
-    return "\n  ".join(problems) if problems else None
+def _check_jury(jury: list[str], record: str) -> str | None:
+    problems = model_problems(jury, "--jury", need_keys=record != "none")
+    if not problems:
+        return None
+    return "\n  ".join(problems) + "\n  (or calibrate offline with --jury builtin/rules)"
 
 
 def _studies(folder: Path) -> tuple[dict[str, Study], list[str]]:
@@ -137,7 +128,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         thresholds = _thresholds(args.threshold)
     except SettingsError as error:
         return _fail(str(error))
-    problem = _check_jury(jury)
+    problem = _check_jury(jury, args.record)
     if problem:
         return _fail(problem)
     folder = Path(args.cases)

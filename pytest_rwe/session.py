@@ -14,9 +14,9 @@ from pytest_rwe.calling import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.options import read_settings
 from pytest_rwe.prompts import PromptSet, load_prompts
-from pytest_rwe.providers.base import GenerationSettings, ProviderConfigError
+from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.calls import RetryPolicy
-from pytest_rwe.providers.registry import missing_key, resolve_name
+from pytest_rwe.providers.registry import model_problems
 from pytest_rwe.settings import RweSettings
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.study import StudyLoad, load_folder
@@ -92,19 +92,12 @@ class RweSession:
 
     def find_usage_problem(self) -> str | None:
         """Why the configured models and jurors cannot be called, or None."""
-        problems = []
-        for role, names in (("--rwe-model", self.settings.models),
-                            ("--rwe-jury", self.settings.jury)):
-            for name in names:
-                try:
-                    resolve_name(name)
-                    variable = missing_key(name)
-                except ProviderConfigError as exc:
-                    problems.append(f"{role} {name}: {exc}")
-                    continue
-                # replay-only runs (pull requests from forks) call nothing and need no key
-                if variable and self.settings.record != "none":
-                    problems.append(f"{role} {name} needs an API key: set {variable}")
+        # replay-only runs (pull requests from forks) call nothing and need no key
+        need_keys = self.settings.record != "none"
+        problems = [
+            *model_problems(self.settings.models, "--rwe-model", need_keys=need_keys),
+            *model_problems(self.settings.jury, "--rwe-jury", need_keys=need_keys),
+        ]
         if not problems:
             return None
         return ("pytest-rwe cannot start:\n  " + "\n  ".join(problems)

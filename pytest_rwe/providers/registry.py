@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +99,21 @@ def missing_key(name: str, environ: Mapping[str, str] | None = None) -> str | No
     if variables and not any(env.get(v) for v in variables):
         return " or ".join(variables)
     return None
+
+
+def model_problems(names: Iterable[str], role: str, *, need_keys: bool = True) -> list[str]:
+    """Why each of ``names`` cannot be used (unknown provider, missing key), as messages
+    naming ``role`` (the option that gave it) and the variable to set."""
+    problems = []
+    for name in names:
+        try:
+            variable = missing_key(name)
+        except ProviderConfigError as exc:
+            problems.append(f"{role} {name}: {exc}")
+            continue
+        if variable and need_keys:
+            problems.append(f"{role} {name} needs an API key: set {variable}")
+    return problems
 
 
 def _key_variables(prefix: str) -> tuple[str, ...]:
