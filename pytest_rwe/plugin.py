@@ -76,7 +76,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         config.stash[RUN_ID_KEY] = f"{os.getpid()}-{time.time():.3f}"
-    if not hasattr(config, "workerinput"):
         # only the controller (or a plain run) aggregates, prints and writes
         config.pluginmanager.register(RecordCollector(config), "rwe-records")
         report_plugin.register(config)  # the session report: terminal, files, --rwe-min gate
