@@ -74,8 +74,19 @@ def _timepoint(outcome: Outcome) -> str:
     return f" at {value} {unit}{'' if value == '1' else 's'}"
 
 
+# Abbreviations as a reader writes them; names come from keys in lower case ("hba1c").
+_CASED = {"hba1c": "HbA1c", "mi": "MI", "ed": "ED", "bmi": "BMI", "copd": "COPD",
+          "fev1": "FEV1", "egfr": "eGFR", "ldl": "LDL", "hdl": "HDL", "icu": "ICU",
+          "covid": "COVID", "mmhg": "mmHg", "bp": "BP", "cud": "CUD", "ckd": "CKD"}
+
+
+def readable(name: str) -> str:
+    """Outcome or baseline words with their usual casing ("hba1c below 7" -> "HbA1c below 7")."""
+    return " ".join(_CASED.get(word.lower(), word) for word in name.split())
+
+
 def _label(outcome: Outcome) -> str:
-    return outcome.name + _timepoint(outcome)
+    return readable(outcome.name) + _timepoint(outcome)
 
 
 def _stat(outcome: Outcome, measure: Measure, estimate: Estimate, with_p: bool = True,
@@ -121,7 +132,12 @@ def _percent_like(name: str) -> bool:
 def _baseline_name(name: str) -> str:
     words = [w for w in re.split(r"[._\s]+", name) if w and w.lower() not in
              ("pct", "percent", "percentage")]
-    return " ".join(words)
+    text = readable(" ".join(words))
+    # a unit at the end of a key reads as a unit: "systolic BP mmHg" -> "systolic BP (mmHg)"
+    for unit in ("mmHg", "years", "kg", "mg/dl", "mmol/l"):
+        if text.endswith(" " + unit) and text != unit:
+            text = text[: -len(unit) - 1] + f" ({unit})"
+    return text
 
 
 def _baseline_value(name: str, text: str) -> str:
@@ -205,11 +221,20 @@ def _outcome_sentences(study: Study, subject: str, verb: str) -> list[str]:
         out.append(f"There was no significant {noun} for {_join(items)}.")
     if no_p:
         phrases = [_effect_phrase(o, False, pre_post) for o in no_p]
-        out.append(f"Without a reported p-value, {subject[0].lower() + subject[1:]} {verb} "
-                   f"{_join(phrases)}.")
+        out.append(f"{subject} {verb} {_join(phrases)}.")
+        out.append("No p-value was reported for " + ("this estimate." if len(no_p) == 1
+                                                      else "these estimates."))
     if descriptive:
         out.append("Observed: " + "; ".join(_descriptive(o) for o in descriptive) + ".")
     return out
+
+
+def _plural(group: str) -> bool:
+    """"ACE inhibitors" takes "were"; "shift work", "chlorthalidone" and "CUD" take "was"."""
+    head = re.sub(r"\([^)]*\)", "", group).split(" - ")[0].split()
+    last = head[-1] if head else ""
+    return (len(last) > 3 and last.endswith("s") and last[-2:] not in ("ss", "us", "is")
+            and last[-3] != "'") or (last.isupper() and last.endswith("s") and len(last) > 2)
 
 
 def summarize(study: Study) -> str:
@@ -231,6 +256,6 @@ def summarize(study: Study) -> str:
         baseline = _baseline(study)
         if baseline:
             sentences.append(baseline)
-        verb = "was associated with"
+        verb = f"{'were' if _plural(intervention) else 'was'} associated with"
         sentences += _outcome_sentences(study, f"Compared with {control}, {intervention}", verb)
     return " ".join(s.replace("  ", " ").replace(" .", ".") for s in sentences)
