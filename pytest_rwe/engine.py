@@ -125,11 +125,18 @@ class Engine:
             "errors": calls["errors"],
         }
 
-    def close(self) -> None:
-        """Cancel outstanding work, close provider clients and stop the loop thread."""
+    def close(self, *, finish: bool = False, timeout: float = 600.0) -> None:
+        """Stop: finish (``finish=True``) or cancel outstanding work, close the clients.
+
+        An xdist worker finishes its share before it stops: another worker's test may be
+        waiting for that answer, and a call cancelled after it was sent would be made twice.
+        """
         if not self._loop.is_running():
             return
-        for future in list(self._evaluations.values()):
+        pending = list(self._evaluations.values())
+        if finish:
+            concurrent.futures.wait(pending, timeout=timeout)
+        for future in pending:
             future.cancel()
         # a client that will not close must not hang the session
         with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):

@@ -83,6 +83,12 @@ def pytest_configure(config: pytest.Config) -> None:
             # Asked for on the command line: check keys now, before xdist starts workers
             # (a usage error raised inside a worker would crash it instead).
             get_session(config).check_usable()
+    distributing = getattr(config.option, "dist", "no") != "no"
+    calls_here = hasattr(config, "workerinput") or not distributing  # a controller calls nothing
+    if (calls_here and not config.option.collectonly
+            and (config.getoption("--rwe-model") or config.getoption("--rwe-jury"))):
+        # a run that is going to evaluate: import the SDKs while pytest collects
+        get_session(config).preload_sdks()
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "rwe-xdist")
     drift_plugin.register(config)  # rwe_snapshot fixtures everywhere; baseline gate on controller
@@ -118,6 +124,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             selected.setdefault(case.id, case)
     if selected:
         rwe = get_session(session.config)
+        if not session.config.option.collectonly:
+            rwe.preload_sdks()
         if hasattr(session.config, "workerinput"):
             rwe.usage_problem = rwe.find_usage_problem()  # each rwe test fails with it
         else:
@@ -125,7 +133,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         rwe.selected = list(selected.values())
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     rwe = session.config.stash.get(SESSION_KEY, None)
     if rwe is not None and rwe.engine is not None:
-        rwe.engine.close()
+        # A worker's queued share may be what another worker's test is waiting for; a run
+        # that was stopped (Ctrl-C, -x) cancels instead.
+        stopped = bool(session.shouldstop or session.shouldfail
+                       or exitstatus == pytest.ExitCode.INTERRUPTED)
+        rwe.engine.close(finish=hasattr(session.config, "workerinput") and not stopped)
+    if rwe is not None and rwe.preloader is not None:
+        rwe.preloader.join()

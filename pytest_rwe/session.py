@@ -16,6 +16,7 @@ from pytest_rwe.options import read_settings
 from pytest_rwe.prompts import PromptSet, load_prompts
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.calls import RetryPolicy
+from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.providers.registry import model_problems
 from pytest_rwe.settings import RweSettings
 from pytest_rwe.store import ResponseStore
@@ -48,6 +49,13 @@ class RweSession:
     selected: list[RweCase] = field(default_factory=list)
     usage_problem: str | None = None
     shipped: set[str] = field(default_factory=set)  # case ids whose record was sent
+    preloader: SdkPreloader | None = None
+
+    def preload_sdks(self) -> None:
+        """Start importing the vendor SDKs this run may call (never for a replay-only run)."""
+        if self.preloader is None and self.settings.record != "none":
+            self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
+            self.preloader.start()
 
     @property
     def loads(self) -> list[StudyLoad]:

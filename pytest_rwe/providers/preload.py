@@ -1,0 +1,52 @@
+"""Import the vendor SDKs in the background while pytest starts up.
+
+Importing the three SDKs takes over a second of CPU (anthropic alone about one). Done
+lazily on the first live call, it delays every call to that provider; done here, one after
+another on a background thread, it overlaps pytest's own start-up. A live call whose SDK is
+still being imported simply waits on Python's import lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterable
+
+from pytest_rwe.providers.base import ProviderConfigError
+from pytest_rwe.providers.registry import create_provider, resolve_name
+
+# slowest import first: its provider is the one that would start late
+_ORDER = {"anthropic": 0, "google": 1, "openai": 2}
+
+
+class SdkPreloader:
+    """One daemon thread importing each needed vendor SDK once, in order."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        prefixes: dict[str, str] = {}
+        for name in names:
+            try:
+                resolved = resolve_name(name)
+            except ProviderConfigError:
+                continue  # reported where models are checked
+            prefixes.setdefault(resolved.provider, name)
+        self._names = sorted(prefixes.values(),
+                             key=lambda n: _ORDER.get(resolve_name(n).provider, 9))
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._names and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="rwe-sdk-preload",
+                                            daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        for name in self._names:
+            # a broken SDK is reported properly by the live call that needs it
+            with contextlib.suppress(Exception):
+                create_provider(name).load_sdk()
+
+    def join(self, timeout: float = 30.0) -> None:
+        """Wait for the imports (so the interpreter never exits in the middle of one)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
