@@ -125,6 +125,6 @@ def request_key(provider: Provider, request: GenerationRequest, repeat: int = 0)
         provider=provider.name,
         model=provider.model,
         messages=request.messages,
-        settings=provider.effective_settings(request.settings),
+        settings={**provider.effective_settings(request.settings), **provider.key_extras()},
         repeat=repeat,
     )

@@ -356,3 +356,19 @@ def test_an_unshared_store_claims_without_lock_files(tmp_path: Path) -> None:
     claim = store.claim_blocking(SUMMARY, key)
     assert claim.must_call and not claim.locked
     assert not (tmp_path / ".locks").exists() or not any((tmp_path / ".locks").iterdir())
+
+
+def test_a_model_on_its_own_server_has_its_own_keys() -> None:
+    from pytest_rwe.providers.base import GenerationRequest, Message
+    from pytest_rwe.providers.registry import create_provider
+    from pytest_rwe.store import request_key
+
+    request = GenerationRequest((Message("user", "Summarize."),))
+    keys = {request_key(create_provider(name), request) for name in (
+        "openai/llama3.1@http://127.0.0.1:11434/v1",
+        "openai/llama3.1@http://127.0.0.1:8000/v1",
+    )}
+    assert len(keys) == 2
+    # a model without a server of its own keeps the key it always had
+    plain = create_provider("openai/gpt-4.1")
+    assert plain.key_extras() == {}

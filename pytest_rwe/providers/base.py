@@ -137,6 +137,10 @@ class Provider(abc.ABC):
     async def generate(self, request: GenerationRequest) -> GenerationResult:
         """Run one request. Raise :class:`ProviderError` when it fails for good."""
 
+    def key_extras(self) -> Mapping[str, Any]:
+        """What else makes this model's answers differ, for the store key (e.g. its server)."""
+        return {}
+
     def load_sdk(self) -> None:  # noqa: B027 - optional hook
         """Import the vendor SDK. Slow (seconds), so the caller runs it off the event loop,
         once, before this provider's first live call; a replay never needs it."""

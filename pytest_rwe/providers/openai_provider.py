@@ -71,6 +71,11 @@ class OpenAIProvider(Provider):
             sent["temperature"] = settings.temperature
         return sent
 
+    def key_extras(self) -> Mapping[str, Any]:
+        # "openai/llama3.1@http://host-a/v1" and "...@http://host-b/v1" are different models
+        base_url = self.options.get("base_url")
+        return {"base_url": base_url} if base_url else {}
+
     def _sdk_client(self) -> openai.AsyncOpenAI:
         import openai
 
