@@ -15,6 +15,7 @@ from typing import Any
 
 from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider
 from pytest_rwe.providers.calls import CallStats, ProviderGate, RetryPolicy, call_with_retries
+from pytest_rwe.providers.preload import load_sdk
 from pytest_rwe.providers.registry import create_provider
 from pytest_rwe.store import CallLabel, ResponseStore, prompt_sha256, request_key
 
@@ -86,7 +87,7 @@ class Caller:
         # Importing an SDK takes seconds; on the loop thread it would stall every other call.
         loaded = self._sdk_loaded.get(provider.name)
         if loaded is None:
-            loaded = asyncio.ensure_future(asyncio.to_thread(provider.load_sdk))
+            loaded = asyncio.ensure_future(asyncio.to_thread(load_sdk, provider))
             self._sdk_loaded[provider.name] = loaded
         await asyncio.shield(loaded)
         return await call_with_retries(

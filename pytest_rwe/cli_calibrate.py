@@ -145,6 +145,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     store = ResponseStore(Path(args.store), args.record)
     caller = Caller(store=store, policy=RetryPolicy(), concurrency=args.concurrency)
     engine = Engine(EngineConfig(jury=tuple(jury), prompts=prompts), caller)
+    engine.preload()
     started = time.perf_counter()
     try:
         # each judge() runs one summary's jurors x criteria concurrently; threads overlap

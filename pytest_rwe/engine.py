@@ -29,6 +29,7 @@ from pytest_rwe.providers.base import (
     GenerationSettings,
     ProviderError,
 )
+from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.store import StoreMissError
@@ -72,6 +73,15 @@ class Engine:
         self._thread.start()
         self._lock = threading.Lock()
         self._evaluations: dict[tuple[str, str, int], concurrent.futures.Future[Evaluation]] = {}
+        self._preloader: SdkPreloader | None = None
+
+    def preload(self, models: Iterable[str] = ()) -> None:
+        """Import the SDKs of ``models`` and the jurors now, in the background, unless the
+        store only replays. Live calls wait for it: concurrent SDK imports are not safe."""
+        store = self.caller.store
+        if self._preloader is None and (store is None or store.mode != "none"):
+            self._preloader = SdkPreloader((*models, *self.config.jury))
+            self._preloader.start()
 
     # -- public, thread-safe ---------------------------------------------------------------
     def submit(self, model: str, study: Study, repeat: int = 0) -> concurrent.futures.Future[
@@ -141,6 +151,8 @@ class Engine:
         # a client that will not close must not hang the session
         with contextlib.suppress(concurrent.futures.TimeoutError, RuntimeError):
             self._run(self.caller.aclose()).result(timeout=10)
+        if self._preloader is not None:
+            self._preloader.join()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
         if not self._loop.is_running():

@@ -89,6 +89,7 @@ class JuryConfig:
 
 def build_engine(config: JuryConfig, extra_models: Iterable[str] = ()) -> Engine:
     """A new engine for ``config`` (the caller closes it); keys are checked first."""
+    extra_models = tuple(extra_models)  # read twice: the key check and the preload
     if config.check_keys:
         problems = config.missing_keys(extra_models)
         if problems:
@@ -110,7 +111,9 @@ def build_engine(config: JuryConfig, extra_models: Iterable[str] = ()) -> Engine
         summarize_settings=settings,
         judge_settings=settings,
     )
-    return Engine(engine_config, caller)
+    engine = Engine(engine_config, caller)
+    engine.preload(extra_models)
+    return engine
 
 
 _ENGINES: dict[tuple[JuryConfig, tuple[str, ...]], Engine] = {}

@@ -12,11 +12,24 @@ import contextlib
 import threading
 from collections.abc import Iterable
 
-from pytest_rwe.providers.base import ProviderConfigError
+from pytest_rwe.providers.base import Provider, ProviderConfigError
 from pytest_rwe.providers.registry import create_provider, resolve_name
 
 # slowest import first: its provider is the one that would start late
 _ORDER = {"anthropic": 0, "google": 1, "openai": 2}
+# One SDK import at a time in the whole process, and no live call while one runs: two
+# threads importing packages that share dependencies (httpx, which the SDKs also import
+# lazily during a call) can see a partially initialized module and fail.
+_IMPORT_LOCK = threading.Lock()
+_PRELOAD_IDLE = threading.Event()
+_PRELOAD_IDLE.set()
+
+
+def load_sdk(provider: Provider) -> None:
+    """Import ``provider``'s SDK once a running preload is over, one import at a time."""
+    _PRELOAD_IDLE.wait(timeout=120)
+    with _IMPORT_LOCK:
+        provider.load_sdk()
 
 
 class SdkPreloader:
@@ -36,15 +49,19 @@ class SdkPreloader:
 
     def start(self) -> None:
         if self._names and self._thread is None:
+            _PRELOAD_IDLE.clear()
             self._thread = threading.Thread(target=self._run, name="rwe-sdk-preload",
                                             daemon=True)
             self._thread.start()
 
     def _run(self) -> None:
-        for name in self._names:
-            # a broken SDK is reported properly by the live call that needs it
-            with contextlib.suppress(Exception):
-                create_provider(name).load_sdk()
+        try:
+            for name in self._names:
+                # a broken SDK is reported properly by the live call that needs it
+                with _IMPORT_LOCK, contextlib.suppress(Exception):
+                    create_provider(name).load_sdk()
+        finally:
+            _PRELOAD_IDLE.set()
 
     def join(self, timeout: float = 30.0) -> None:
         """Wait for the imports (so the interpreter never exits in the middle of one)."""
