@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,9 +49,8 @@ class _Candidate:
     nested: bool  # found inside a larger brace block that is not valid JSON
 
 
-def _match_brace(text: str, start: int) -> int | None:
-    """Index of the ``}`` closing the ``{`` at ``start`` (string-aware), or None."""
-    depth = 0
+def _scan(text: str, start: int = 0) -> Iterator[tuple[int, str, bool]]:
+    """Each character from ``start``, and whether it lies outside a JSON string."""
     in_string = escaped = False
     for index in range(start, len(text)):
         char = text[index]
@@ -61,11 +61,21 @@ def _match_brace(text: str, start: int) -> int | None:
                 escaped = True
             elif char == '"':
                 in_string = False
+            yield index, char, False
         elif char == '"':
             in_string = True
-        elif char == "{":
+            yield index, char, False
+        else:
+            yield index, char, True
+
+
+def _match_brace(text: str, start: int) -> int | None:
+    """Index of the ``}`` closing the ``{`` at ``start`` (string-aware), or None."""
+    depth = 0
+    for index, char, outside in _scan(text, start):
+        if outside and char == "{":
             depth += 1
-        elif char == "}":
+        elif outside and char == "}":
             depth -= 1
             if depth == 0:
                 return index
@@ -77,22 +87,10 @@ _CLOSER = re.compile(r"\s*[}\]]")
 
 def _drop_trailing_commas(block: str) -> str:
     """Remove a comma that directly precedes ``}`` or ``]`` (outside strings)."""
-    out: list[str] = []
-    in_string = escaped = False
-    for index, char in enumerate(block):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char == "," and _CLOSER.match(block, index + 1):
-            continue
-        out.append(char)
-    return "".join(out)
+    return "".join(
+        char for index, char, outside in _scan(block)
+        if not (outside and char == "," and _CLOSER.match(block, index + 1))
+    )
 
 
 def _load_object(block: str) -> dict[str, Any] | None:
