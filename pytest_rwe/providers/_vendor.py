@@ -32,6 +32,17 @@ class VendorOptions:
     timeout_s: float
 
 
+def int_option(full_name: str, options: Mapping[str, Any], name: str,
+               minimum: int) -> int | None:
+    """An optional whole-number option of at least ``minimum``; the error names the fix."""
+    value = options.get(name)
+    if value is not None and (not isinstance(value, int) or value < minimum):
+        raise ProviderConfigError(
+            f"{full_name}: option {name} must be an integer >= {minimum}, got {value!r}"
+        )
+    return value
+
+
 def vendor_options(
     full_name: str,
     options: Mapping[str, Any],

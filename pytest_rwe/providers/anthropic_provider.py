@@ -36,7 +36,6 @@ from pytest_rwe.providers.base import (
     GenerationResult,
     GenerationSettings,
     Provider,
-    ProviderConfigError,
     Usage,
 )
 
@@ -75,13 +74,9 @@ class AnthropicProvider(Provider):
             self.key_variables,
             extra_options=frozenset({"thinking_budget"}),
         )
-        budget = self.options.get("thinking_budget")
-        if budget is not None and (not isinstance(budget, int) or budget < 1024):
-            raise ProviderConfigError(
-                f"{self.full_name}: option thinking_budget must be an integer >= 1024, "
-                f"got {budget!r}"
-            )
-        self.thinking_budget: int | None = budget
+        # the Messages API refuses thinking budgets under 1024 tokens
+        self.thinking_budget = _vendor.int_option(self.full_name, self.options,
+                                                  "thinking_budget", 1024)
         self._client: anthropic.AsyncAnthropic | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 

@@ -38,7 +38,6 @@ from pytest_rwe.providers.base import (
     GenerationResult,
     GenerationSettings,
     Provider,
-    ProviderConfigError,
     Usage,
 )
 
@@ -70,12 +69,9 @@ class GoogleProvider(Provider):
             self.key_variables,
             extra_options=frozenset({"thinking_budget"}),
         )
-        budget = self.options.get("thinking_budget")
-        if budget is not None and (not isinstance(budget, int) or budget < 0):
-            raise ProviderConfigError(
-                f"{self.full_name}: option thinking_budget must be an integer >= 0, got {budget!r}"
-            )
-        self.thinking_budget: int | None = budget
+        # 0 turns thinking off on Gemini 2.5 Flash
+        self.thinking_budget = _vendor.int_option(self.full_name, self.options,
+                                                  "thinking_budget", 0)
         version = gemini_version(model)
         self.thinking = version is not None and version >= (2, 5)
         self.accepts_temperature = version is None or version < (3, 0)

@@ -189,3 +189,14 @@ def test_creating_providers_imports_no_sdk() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"PATH": "/usr/bin:/bin"})
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(("name", "bad", "minimum"), [
+    ("anthropic/claude-sonnet-4-6", 512, 1024),
+    ("google/gemini-2.5-flash", -1, 0),
+    ("google/gemini-2.5-flash", "lots", 0),
+])
+def test_a_bad_thinking_budget_names_the_option(name: str, bad: object, minimum: int) -> None:
+    with pytest.raises(ProviderConfigError, match=f"thinking_budget must be an integer >= "
+                                                  f"{minimum}"):
+        provider(name, thinking_budget=bad)
