@@ -12,7 +12,7 @@ from pytest_rwe.claims_report import claim_diagnostics
 from pytest_rwe.engine import Engine, Evaluation
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.records import evaluation_record
-from pytest_rwe.session import RweCase, RweSession, get_session
+from pytest_rwe.session import RweCase, get_session
 from pytest_rwe.study import Study, StudyLoad
 from pytest_rwe.verdict import Criterion, Verdict
 
@@ -179,7 +179,6 @@ def assert_criterion(verdict: Verdict, criterion: Criterion, threshold: float,
 # re-exported for the plugin module
 __all__ = [
     "Jury",
-    "RweSession",
     "Summary",
     "assert_criterion",
     "rwe_case",

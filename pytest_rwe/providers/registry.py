@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,9 +127,6 @@ def _key_variables(prefix: str) -> tuple[str, ...]:
     if prefix in known:
         return known[prefix]
     return provider_class(prefix).key_variables
-
-
-ProviderFactory = Callable[[str, Mapping[str, Any]], Provider]
 
 
 def create_provider(name: str, options: Mapping[str, Any] | None = None) -> Provider:
