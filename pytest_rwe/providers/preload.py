@@ -9,6 +9,7 @@ still being imported simply waits on Python's import lock.
 from __future__ import annotations
 
 import contextlib
+import gc
 import threading
 from collections.abc import Iterable
 
@@ -30,6 +31,15 @@ def load_sdk(provider: Provider) -> None:
     _PRELOAD_IDLE.wait(timeout=120)
     with _IMPORT_LOCK:
         provider.load_sdk()
+        _freeze_imported()
+
+
+def _freeze_imported() -> None:
+    # The SDKs' modules, classes and pydantic schemas (hundreds of thousands of objects)
+    # live as long as the process. Moving them to the collector's permanent generation
+    # spares every later full collection from walking them, and the one at interpreter
+    # exit too, which otherwise takes about half a second (measured with the three SDKs).
+    gc.freeze()
 
 
 class SdkPreloader:
@@ -60,6 +70,7 @@ class SdkPreloader:
                 # a broken SDK is reported properly by the live call that needs it
                 with _IMPORT_LOCK, contextlib.suppress(Exception):
                     create_provider(name).load_sdk()
+            _freeze_imported()
         finally:
             _PRELOAD_IDLE.set()
 
