@@ -38,6 +38,7 @@ FAKE_KEYS = {"OPENAI_API_KEY": "sk-bench-0123456789abcdef",
              "ANTHROPIC_API_KEY": "sk-ant-bench-0123456789abcdef",
              "GEMINI_API_KEY": "AIzaBench0123456789abcdefghijklmnopqrstu"}
 TEST_FILE = ROOT / "cases" / "test_summaries.py"
+NOTHING = "rwe_benchmark_selects_no_test"
 
 
 def run_pytest(args: list[str], env: dict[str, str]) -> tuple[float, float | None, str, int]:
@@ -98,7 +99,9 @@ def sweep(cases: Path, workers: int, latency: float, cap: int, store: Path) -> d
     with FakeServer(latency_s=latency, concurrency_cap=cap, retry_after_s=1.0,
                     keep_bodies=False, responder=summaries_by_model(cases)) as server:
         env = {**os.environ, **FAKE_KEYS, **server.env()}
-        startup, _, _, _ = run_pytest([*base, "--collect-only"], env)
+        # pytest start-up: the same command (same workers) with no test to run and nothing
+        # to call; --collect-only would not do, since xdist does not start workers for it
+        startup, _, _, _ = run_pytest([*base, "--rwe-record", "none", "-k", NOTHING], env)
         sdk = sdk_import_seconds()
         wall, _, output, peak = run_pytest(base, env)
         requests = server.requests

@@ -17,7 +17,7 @@ from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provi
 from pytest_rwe.providers.calls import CallStats, ProviderGate, RetryPolicy, call_with_retries
 from pytest_rwe.providers.preload import load_sdk
 from pytest_rwe.providers.registry import create_provider
-from pytest_rwe.store import CallLabel, ResponseStore, prompt_sha256, request_key
+from pytest_rwe.store import CallLabel, Deferral, ResponseStore, prompt_sha256, request_key
 
 __all__ = ["CallLabel", "Caller"]
 
@@ -61,9 +61,13 @@ class Caller:
         return gate
 
     async def call(
-        self, model: str, request: GenerationRequest, label: CallLabel
+        self, model: str, request: GenerationRequest, label: CallLabel, *,
+        defer: Deferral | None = None,
     ) -> GenerationResult:
-        """Replay or make one call; raise ProviderError (or StoreMissError) when it fails."""
+        """Replay or make one call; raise ProviderError (or StoreMissError) when it fails.
+
+        While ``defer()`` is true another process makes this call: wait for its answer.
+        """
         provider = self.provider(model)
         if not provider.uses_store or self.store is None:
             return await self._live(provider, request)
@@ -77,7 +81,7 @@ class Caller:
             label, key, lambda: self._live(provider, request),
             provider=provider.name, model=provider.model,
             settings=provider.effective_settings(request.settings),
-            prompt_sha256=prompt_sha256(request.messages),
+            prompt_sha256=prompt_sha256(request.messages), defer=defer,
         ))
         self._in_flight[key] = future
         future.add_done_callback(lambda _: self._in_flight.pop(key, None))

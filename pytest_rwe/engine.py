@@ -12,7 +12,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import threading
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -32,7 +32,7 @@ from pytest_rwe.providers.base import (
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
-from pytest_rwe.store import StoreMissError
+from pytest_rwe.store import Deferral, StoreMissError
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 
@@ -74,6 +74,8 @@ class Engine:
         self._lock = threading.Lock()
         self._evaluations: dict[tuple[str, str, int], concurrent.futures.Future[Evaluation]] = {}
         self._preloader: SdkPreloader | None = None
+        self._followed: set[tuple[str, str, int]] = set()
+        self._leader_working: Deferral | None = None
 
     def preload(self, models: Iterable[str] = ()) -> None:
         """Import the SDKs of ``models`` and the jurors now, in the background, unless the
@@ -99,6 +101,13 @@ class Engine:
         """Queue work ahead of the tests that will ask for it."""
         for model, study, repeat in pairs:
             self.submit(model, study, repeat)
+
+    def follow(self, pairs: Iterable[tuple[str, str, int]],
+               leader_working: Callable[[], bool]) -> None:
+        """Another process (the run's leader) computes these (model, study id, repeat) pairs:
+        while ``leader_working()``, wait for its answers instead of calling the models."""
+        self._followed.update(pairs)
+        self._leader_working = leader_working
 
     def evaluate(self, model: str, study: Study, repeat: int = 0) -> Evaluation:
         """Block until the evaluation of ``study`` by ``model`` is done."""
@@ -166,22 +175,24 @@ class Engine:
         request = summarize_request(study, self.config.prompts, self.config.summarize_settings)
         label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
                           repeat=repeat)
+        defer = self._leader_working if (model, study.id, repeat) in self._followed else None
         try:
-            summary = await self.caller.call(model, request, label)
+            summary = await self.caller.call(model, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
             message = redact(f"{type(exc).__name__}: {exc}")
             return Evaluation(model, study.id, repeat, None, None, error=message)
         try:
-            verdict = await self._judge(study, summary.text, model=model)
+            verdict = await self._judge(study, summary.text, model=model, defer=defer)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
         return Evaluation(model, study.id, repeat, summary, verdict)
 
     async def _judge(self, study: Study, summary: str, *, model: str,
-                     criteria: tuple[Criterion, ...] = CRITERIA) -> Verdict:
+                     criteria: tuple[Criterion, ...] = CRITERIA,
+                     defer: Deferral | None = None) -> Verdict:
         # rendered once: each of the nine judge prompts embeds it
         shown = render_summarize_prompt(study, self.config.prompts)
         requests = {
@@ -190,7 +201,7 @@ class Engine:
             for criterion in criteria
         }
         jobs = [
-            self._judge_one(juror, study, requests[criterion], criterion, model)
+            self._judge_one(juror, study, requests[criterion], criterion, model, defer)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -198,19 +209,19 @@ class Engine:
 
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
-        model: str,
+        model: str, defer: Deferral | None = None,
     ) -> JurorScore:
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
                           subject=model)
         try:
-            reply = await self.caller.call(juror, request, label)
+            reply = await self.caller.call(juror, request, label, defer=defer)
             try:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
                 repair_label = CallLabel(kind="repair", study_id=study.id,
                                          criterion=criterion, model=juror, subject=model)
-                second = await self.caller.call(juror, repair, repair_label)
+                second = await self.caller.call(juror, repair, repair_label, defer=defer)
                 try:
                     parsed = parse_judge_reply(second.text, criterion)
                 except ReplyError as again:

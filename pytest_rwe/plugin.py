@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -26,6 +27,7 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
     rwe_thresholds,
     rwe_verdict,
 )
+from pytest_rwe.leader import RunLeader
 from pytest_rwe.progress import Progress
 from pytest_rwe.records import record_key
 from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
@@ -83,8 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
             # Asked for on the command line: check keys now, before xdist starts workers
             # (a usage error raised inside a worker would crash it instead).
             get_session(config).check_usable()
-    distributing = getattr(config.option, "dist", "no") != "no"
-    calls_here = hasattr(config, "workerinput") or not distributing  # a controller calls nothing
+    calls_here = hasattr(config, "workerinput") or not _distributing(config)  # not a controller
     if (calls_here and not config.option.collectonly
             and (config.getoption("--rwe-model") or config.getoption("--rwe-jury"))):
         # a run that is going to evaluate: import the SDKs while pytest collects
@@ -92,6 +93,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "rwe-xdist")
     drift_plugin.register(config)  # rwe_snapshot fixtures everywhere; baseline gate on controller
+
+
+def _distributing(config: pytest.Config) -> bool:
+    return getattr(config.option, "dist", "no") != "no"
 
 
 class _XdistHooks:
@@ -134,6 +139,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if RUN_ID_KEY in session.config.stash and _distributing(session.config):
+        # the controller, after every worker is done: the leader's note is no longer needed
+        with contextlib.suppress(pytest.UsageError):  # settings already reported by workers
+            store = get_session(session.config).settings.store
+            RunLeader(store, session.config.stash[RUN_ID_KEY]).remove()
     rwe = session.config.stash.get(SESSION_KEY, None)
     if rwe is not None and rwe.engine is not None:
         # A worker's queued share may be what another worker's test is waiting for; a run

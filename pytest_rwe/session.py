@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import math
 import os
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pytest_rwe.calling import Caller
 from pytest_rwe.engine import Engine, EngineConfig
+from pytest_rwe.leader import Role, RunLeader, worker_role
 from pytest_rwe.options import read_settings
 from pytest_rwe.prompts import PromptSet, load_prompts
 from pytest_rwe.providers.base import GenerationSettings
@@ -52,8 +57,9 @@ class RweSession:
     preloader: SdkPreloader | None = None
 
     def preload_sdks(self) -> None:
-        """Start importing the vendor SDKs this run may call (never for a replay-only run)."""
-        if self.preloader is None and self.settings.record != "none":
+        """Start importing the vendor SDKs this run may call (never for a replay-only run,
+        nor on an xdist follower, which reads the leader's answers)."""
+        if self.preloader is None and self.settings.record != "none" and self.role != "follower":
             self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
             self.preloader.start()
 
@@ -112,43 +118,66 @@ class RweSession:
                 + "\nRun offline with --rwe-model builtin/template --rwe-jury builtin/rules.")
 
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
-        """Create the engine and queue every selected pair of this process."""
+        """Create the engine; queue every selected pair, or follow the run's leader."""
         if self.engine is None:
-            settings = self.settings
+            settings, role = self.settings, self.role
             workers = int(getattr(self.config, "workerinput", {}).get("workercount", 1))
+            store = ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
+                                  run_id=_run_id(self.config),
+                                  # lock files matter only when xdist workers share it
+                                  shared=role != "alone")
             caller = Caller(
-                store=ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
-                                    run_id=_run_id(self.config),
-                                    # lock files matter only when xdist workers share it
-                                    shared=hasattr(self.config, "workerinput")),
+                store=store,
                 policy=RetryPolicy(max_attempts=settings.max_attempts,
                                    retry_after_cap_s=settings.retry_after_cap_s),
-                # the budget is per provider for the whole run, so xdist workers share it
-                concurrency=max(1, math.ceil(settings.concurrency / workers)),
+                # The budget is per provider for the whole run: the leader (or a plain run)
+                # makes the pairs' calls with all of it; a follower's own calls (a test
+                # judging its own text, or a pair whose leader is gone) get a worker's share.
+                concurrency=(settings.concurrency if role != "follower"
+                             else max(1, math.ceil(settings.concurrency / workers))),
             )
             config = EngineConfig(jury=settings.jury, prompts=self.prompts,
                                   summarize_settings=summarize, judge_settings=judge)
-            self.engine = Engine(config, caller)
-            self.engine.submit_many(
-                (case.model, case.load.study, case.repeat)
-                for case in _share(self.selected, self.config)
-                if case.load.study is not None
-            )
+            self.engine = engine = Engine(config, caller)
+            pairs = [(case.model, case.load.study, case.repeat) for case in self.selected
+                     if case.load.study is not None]
+            leader = RunLeader(settings.store, store.run_id)
+            if role == "alone":
+                engine.submit_many(pairs)
+            elif settings.record == "none":
+                pass  # nothing is called: each worker replays what its tests ask for
+            elif role == "leader":
+                leader.announce("working")
+                _when_all_done([engine.submit(*pair) for pair in pairs],
+                               lambda: leader.announce("done"))
+            else:
+                engine.follow(((m, s.id, r) for m, s, r in pairs), leader.is_working)
         return self.engine
 
+    @property
+    def role(self) -> Role:
+        """This process's part in calling models (see :mod:`pytest_rwe.leader`)."""
+        return worker_role(getattr(self.config, "workerinput", None))
 
-def _share(cases: list[RweCase], config: pytest.Config) -> list[RweCase]:
-    """The pairs this process computes ahead of its tests.
 
-    xdist decides which worker runs which test only as the run goes, so each worker takes
-    every n-th pair; a test whose pair another worker owns waits for that worker's stored
-    answer (the store makes each call once across workers) or computes it itself.
-    """
-    workerinput = getattr(config, "workerinput", None)
-    if not workerinput:
-        return cases
-    index = int(str(workerinput.get("workerid", "gw0")).lstrip("gw") or 0)
-    return cases[index::max(1, int(workerinput.get("workercount", 1)))]
+def _when_all_done(futures: list[concurrent.futures.Future[Any]],
+                   callback: Callable[[], None]) -> None:
+    """Run ``callback`` once every future is done (cancelled or failed counts as done)."""
+    remaining = len(futures)
+    lock = threading.Lock()
+
+    def one_done(_: object) -> None:
+        nonlocal remaining
+        with lock:
+            remaining -= 1
+            last = remaining == 0
+        if last:
+            callback()
+
+    if not futures:
+        callback()
+    for future in futures:
+        future.add_done_callback(one_done)
 
 
 def _run_id(config: pytest.Config) -> str:

@@ -22,7 +22,6 @@ another worker already wrote during the same run (same ``run_id``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import threading
 import time
@@ -34,11 +33,19 @@ from typing import Any, Literal
 
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store_key import prompt_sha256, request_key, store_key
-from pytest_rwe.store_lock import atomic_write_text, break_lock, release_lock, try_lock
+from pytest_rwe.store_lock import (
+    atomic_write_text,
+    break_lock,
+    ensure_gitignore,
+    release_lock,
+    try_lock,
+)
 from pytest_rwe.store_record import (
     CallKind,
     CallLabel,
     StoreMissError,
+    StoreStats,
+    StoreWarning,
     decode_record,
     encode_record,
     miss_message,
@@ -49,6 +56,7 @@ __all__ = [
     "CallKind",
     "CallLabel",
     "Claim",
+    "Deferral",
     "RecordMode",
     "ResponseStore",
     "StoreMissError",
@@ -62,24 +70,9 @@ __all__ = [
 RecordMode = Literal["new", "none", "all"]
 RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
 
-_GITIGNORE = "# Created by pytest-rwe: transient files of the response store.\n.locks/\n.*.tmp\n"
-
-
-class StoreWarning(UserWarning):
-    """A stored file that could not be used (torn or edited by hand); it counts as a miss."""
-
-
-@dataclass(frozen=True)
-class StoreStats:
-    """Counters of one store object (one process)."""
-
-    hits: int = 0  # answered from the store (including entries another worker just wrote)
-    misses: int = 0  # calls this process had to make
-    writes: int = 0
-    waits: int = 0  # claims that waited for another worker's call
-    wait_timeouts: int = 0  # waits that gave up and called anyway
-    broken_locks: int = 0  # stale locks removed
-    corrupt: int = 0  # unreadable files, treated as misses
+#: "Another process is making this call": see :meth:`ResponseStore.claim`.
+Deferral = Callable[[], bool]
+_DEFER_POLL_S = 0.1
 
 
 @dataclass
@@ -259,21 +252,12 @@ class ResponseStore:
         )
         atomic_write_text(path, text)
         self._count("writes")
-        self._ensure_gitignore()
+        ensure_gitignore(self.root)
         with self._mutex:
             token = self._held.get(key)
         if token is not None:
             self._release(key, token)
         return path
-
-    def _ensure_gitignore(self) -> None:
-        path = self.root / ".gitignore"
-        if path.exists():
-            return
-        with contextlib.suppress(FileExistsError):
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(_GITIGNORE)
 
     # -- single flight -------------------------------------------------------------------
     def _try_claim(self, call: CallLabel, key: str) -> Claim | None:
@@ -306,7 +290,8 @@ class ResponseStore:
             self._count("waits")
         return claim
 
-    def _attempts(self, call: CallLabel, key: str) -> Generator[float, None, Claim]:
+    def _attempts(self, call: CallLabel, key: str,
+                  defer: Deferral | None) -> Generator[float, None, Claim]:
         """Claim attempts: yields how long to sleep before the next one, returns the claim."""
         if self.mode == "none":
             hit = self._read(call, key)
@@ -318,6 +303,16 @@ class ResponseStore:
         interval = self.poll_interval
         waited = False
         while True:
+            if defer is not None:
+                hit = self._read(call, key)
+                if hit is not None:
+                    return self._claimed(Claim(call, key, hit), waited)
+                if defer():
+                    # another process makes this call and is still at work: no time limit,
+                    # and short polls, since a test of ours is waiting for its answer
+                    deadline, waited = time.monotonic() + self.wait_timeout, True
+                    yield min(self.poll_interval, _DEFER_POLL_S)
+                    continue
             claim = self._try_claim(call, key)
             if claim is not None:
                 return self._claimed(claim, waited)
@@ -329,30 +324,30 @@ class ResponseStore:
             yield interval
             interval = min(interval * 1.5, 0.5)
 
-    async def claim(self, call: CallLabel, key: str) -> Claim:
+    async def claim(self, call: CallLabel, key: str, *, defer: Deferral | None = None) -> Claim:
         """The stored response, or the right to call the model (see :class:`Claim`).
 
         When another worker is calling the model for the same key, wait (polling with short
-        sleeps) for its file; after ``wait_timeout`` seconds proceed without the lock.
+        sleeps) for its file; after ``wait_timeout`` seconds proceed without the lock. While
+        ``defer()`` is true, another process will make the call: wait for its answer.
         Mode ``none`` raises :class:`StoreMissError` on a miss.
         """
-        attempts = self._attempts(call, key)
-        try:
-            while True:
-                await asyncio.sleep(next(attempts))
-        except StopIteration as done:
-            claim: Claim = done.value
-            return claim
+        attempts = self._attempts(call, key, defer)
+        while True:
+            # A lock file costs a file creation (half a millisecond on some disks): in a
+            # thread, so that a burst of claims does not stall every other call on the loop.
+            step = await asyncio.to_thread(_advance, attempts) if self.shared else _advance(
+                attempts)
+            if isinstance(step, Claim):
+                return step
+            await asyncio.sleep(step)
 
     def claim_blocking(self, call: CallLabel, key: str) -> Claim:
         """:meth:`claim` for synchronous callers (sleeps the thread while waiting)."""
-        attempts = self._attempts(call, key)
-        try:
-            while True:
-                time.sleep(next(attempts))
-        except StopIteration as done:
-            claim: Claim = done.value
-            return claim
+        attempts = self._attempts(call, key, None)
+        while not isinstance(step := _advance(attempts), Claim):
+            time.sleep(step)
+        return step
 
     async def get_or_call(
         self,
@@ -364,13 +359,14 @@ class ResponseStore:
         model: str,
         settings: Mapping[str, Any],
         prompt_sha256: str,
+        defer: Deferral | None = None,
     ) -> GenerationResult:
         """Replay ``key`` or run ``produce()`` once across workers and store its result.
 
         An exception from ``produce`` is not stored; it propagates after the claim is
-        released, so a waiting worker makes its own attempt.
+        released, so a waiting worker makes its own attempt. ``defer``: see :meth:`claim`.
         """
-        claim = await self.claim(call, key)
+        claim = await self.claim(call, key, defer=defer)
         if claim.result is not None:
             return claim.result
         with claim:
@@ -405,3 +401,12 @@ class ResponseStore:
             held = list(self._held.items())
         for key, token in held:
             self._release(key, token)
+
+
+def _advance(attempts: Generator[float, None, Claim]) -> float | Claim:
+    """The next claim attempt: seconds to sleep before another, or the claim."""
+    try:
+        return next(attempts)
+    except StopIteration as done:
+        claim: Claim = done.value
+        return claim

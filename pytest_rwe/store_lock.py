@@ -43,6 +43,20 @@ def atomic_write_text(path: Path, text: str) -> None:
     _fsync_dir(path.parent)
 
 
+_GITIGNORE = "# Created by pytest-rwe: transient files of the response store.\n.locks/\n.*.tmp\n"
+
+
+def ensure_gitignore(root: Path) -> None:
+    """Keep the store's transient files (locks, temporary files) out of git."""
+    path = root / ".gitignore"
+    if path.exists():
+        return
+    with contextlib.suppress(FileExistsError):
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(_GITIGNORE)
+
+
 def _fsync_dir(directory: Path) -> None:
     # Makes the rename itself durable on POSIX; not possible (nor needed) on Windows.
     if os.name != "posix":

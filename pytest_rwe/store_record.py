@@ -245,3 +245,20 @@ def _redacted(value: Any) -> Any:
     if isinstance(value, list):
         return [_redacted(v) for v in value]
     return value
+
+
+class StoreWarning(UserWarning):
+    """A stored file that could not be used (torn or edited by hand); it counts as a miss."""
+
+
+@dataclass(frozen=True)
+class StoreStats:
+    """Counters of one store object (one process)."""
+
+    hits: int = 0  # answered from the store (including entries another worker just wrote)
+    misses: int = 0  # calls this process had to make
+    writes: int = 0
+    waits: int = 0  # claims that waited for another worker's call
+    wait_timeouts: int = 0  # waits that gave up and called anyway
+    broken_locks: int = 0  # stale locks removed
+    corrupt: int = 0  # unreadable files, treated as misses

@@ -114,6 +114,58 @@ def test_a_live_lock_is_waited_for_then_the_waiter_proceeds(tmp_path: Path) -> N
     assert (tmp_path / ".locks" / f"{key}.lock").exists()
 
 
+def test_a_deferred_claim_waits_for_the_leaders_answer_past_the_wait_timeout(
+        tmp_path: Path) -> None:
+    # the leader may reach this key long after the lock-wait timeout: no limit while it works
+    leader = ResponseStore(tmp_path, "new")
+    follower = ResponseStore(tmp_path, "new", wait_timeout=0.05, poll_interval=0.01)
+    key = key_of()
+
+    async def scenario() -> GenerationResult | None:
+        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=lambda: True))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        assert not (tmp_path / ".locks" / f"{key}.lock").exists()  # the follower never locks
+        save(leader, SUMMARY, key, result())
+        return (await asyncio.wait_for(waiting, 2)).result
+
+    got = asyncio.run(scenario())
+    assert got is not None and got.replayed
+    assert follower.stats.hits == 1 and follower.stats.waits == 1
+    assert follower.stats.wait_timeouts == 0
+
+
+def test_once_the_leader_stops_working_the_follower_calls_itself(tmp_path: Path) -> None:
+    follower = ResponseStore(tmp_path, "new", poll_interval=0.01)
+    working = threading.Event()
+    working.set()
+    key = key_of()
+
+    async def scenario() -> bool:
+        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=working.is_set))
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+        working.clear()  # done, or died, without this answer (a call it gave up on)
+        claim = await asyncio.wait_for(waiting, 2)
+        with claim:
+            return claim.must_call and claim.locked
+
+    assert asyncio.run(scenario())
+
+
+def test_a_stored_answer_is_used_without_asking_the_leader(tmp_path: Path) -> None:
+    save(ResponseStore(tmp_path, "new"), SUMMARY, key_of(), result())
+    asked: list[bool] = []
+
+    def defer() -> bool:
+        asked.append(True)
+        return True
+
+    claim = asyncio.run(ResponseStore(tmp_path, "new").claim(SUMMARY, key_of(), defer=defer))
+    assert claim.result is not None and not claim.must_call
+    assert asked == []
+
+
 def _claiming_worker(root: str, mode: str, calls_file: str, barrier: Any, out: Any) -> None:
     store = ResponseStore(Path(root), mode, run_id="shared-run", poll_interval=0.01)  # type: ignore[arg-type]
     key = key_of()

@@ -91,6 +91,36 @@ def test_vendor_suite_through_the_sdks_and_the_store(
     assert len(stored_files(pytester)) == calls
 
 
+SDK_PROBE = """
+
+def pytest_sessionfinish(session):
+    import os, sys
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    sdks = [name for name in ("openai", "anthropic", "google.genai") if name in sys.modules]
+    (session.config.rootpath / f"sdks-{worker}.json").write_text(json.dumps(sdks))
+"""
+
+
+def test_under_xdist_one_worker_calls_and_the_others_read_its_answers(
+    pytester: pytest.Pytester, server: FakeServer
+) -> None:
+    pytester.makeconftest(RECORDER + SDK_PROBE)
+    server.latency_s = 0.2  # long enough for the judge calls of a pair to overlap
+    result = pytester.runpytest("-n", "3", "--rwe-concurrency", "4")
+    result.assert_outcomes(passed=len(STUDIES) * 3)
+    assert len(server.requests) == len(STUDIES) * CALLS_PER_PAIR
+    assert server.duplicate_requests() == []
+    # the leader alone imported the SDKs and made calls, with the whole budget of 4 per
+    # provider (a worker's share would have been 2)
+    imported = {path.stem.removeprefix("sdks-"): json.loads(path.read_text())
+                for path in pytester.path.glob("sdks-*.json")}
+    assert imported == {"gw0": ["openai", "anthropic", "google.genai"], "gw1": [], "gw2": [],
+                        "main": []}
+    assert server.max_in_flight("anthropic") == 4
+    # the leader's note is gone once the run is over
+    assert not list((pytester.path / "store" / ".locks").glob("run-*.leader"))
+
+
 @pytest.mark.parametrize("workers", WORKERS)
 def test_replay_only_with_nothing_stored_fails_naming_model_and_study(
     pytester: pytest.Pytester, server: FakeServer, workers: int

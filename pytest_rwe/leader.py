@@ -1,0 +1,96 @@
+"""One process of an xdist run calls the models; the others read its answers.
+
+Every process that calls models imports the vendor SDKs (over a second of CPU each) and
+spends CPU on each call; with more workers than cores that work competes with the run
+itself. So one worker, the leader (``gw0``), makes every call of the selected (model, study)
+pairs with the whole per-provider budget, and the other workers, the followers, wait for its
+answers in the response store.
+
+The leader says what it is doing in ``<store>/.locks/run-<run id>.leader``: ``working``
+(with its pid and host) while planned calls are left, ``done`` after. A follower waits for a
+planned call's answer while the leader works, and before the leader has said anything for at
+most ``start_grace_s``. When the leader is done (a call it gave up on), died, or never came,
+the follower makes the call itself: a lost leader costs time, never a result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from pytest_rwe.store_lock import atomic_write_text, pid_alive
+
+LeaderState = Literal["working", "done"]
+Role = Literal["alone", "leader", "follower"]
+LEADER_ID = "gw0"  # xdist's first worker; the controller never runs tests
+
+
+class RunLeader:
+    """The leader's announcement file for one run, as written by the leader and read by
+    followers (a follower's view is cached for ``recheck_s`` seconds)."""
+
+    def __init__(
+        self,
+        root: Path,
+        run_id: str,
+        *,
+        start_grace_s: float = 10.0,
+        recheck_s: float = 0.1,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.path = Path(root) / ".locks" / f"run-{run_id}.leader"
+        self.start_grace_s = start_grace_s
+        self.recheck_s = recheck_s
+        self._clock = clock
+        self._first_asked: float | None = None
+        self._checked_at: float | None = None
+        self._working = False
+
+    # -- the leader ------------------------------------------------------------------------
+    def announce(self, state: LeaderState) -> None:
+        """Say that this process is working on the run's planned calls, or is done."""
+        payload = {"state": state, "pid": os.getpid(), "host": socket.gethostname()}
+        atomic_write_text(self.path, json.dumps(payload))
+
+    def remove(self) -> None:
+        """Forget the announcement (the controller, once every worker has finished)."""
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+
+    # -- a follower ------------------------------------------------------------------------
+    def is_working(self) -> bool:
+        """Whether a planned call that is not stored yet will be made by the leader."""
+        now = self._clock()
+        if self._checked_at is None or now - self._checked_at >= self.recheck_s:
+            self._checked_at = now
+            self._working = self._read_working(now)
+        return self._working
+
+    def _read_working(self, now: float) -> bool:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            state, pid, host = str(data["state"]), int(data["pid"]), str(data["host"])
+        except FileNotFoundError:
+            # not started yet (its first test may come later than ours): wait, a while
+            if self._first_asked is None:
+                self._first_asked = now
+            return now - self._first_asked < self.start_grace_s
+        except (OSError, ValueError, KeyError, TypeError):
+            return False  # unreadable: do not wait on something we cannot check
+        if state != "working":
+            return False
+        # a leader on another host (xdist --tx) cannot be checked; its pid means nothing here
+        return host != socket.gethostname() or pid_alive(pid)
+
+
+def worker_role(workerinput: dict[str, object] | None) -> Role:
+    """A process's part in calling models: a plain run, xdist's leader, or a follower."""
+    if not workerinput:
+        return "alone"
+    return "leader" if workerinput.get("workerid") == LEADER_ID else "follower"

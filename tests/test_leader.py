@@ -1,0 +1,102 @@
+"""The run leader's note: who makes an xdist run's calls, and when followers stop waiting."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_rwe.leader import RunLeader, worker_role
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def follower(root: Path, clock: Clock, **kwargs: float) -> RunLeader:
+    return RunLeader(root, "run-1", clock=clock, recheck_s=0.0, **kwargs)
+
+
+def test_a_working_leader_is_waited_for_and_a_done_one_is_not(tmp_path: Path) -> None:
+    clock = Clock()
+    leader, reader = RunLeader(tmp_path, "run-1"), follower(tmp_path, clock)
+    leader.announce("working")
+    assert reader.is_working()
+    leader.announce("done")
+    assert not reader.is_working()
+    assert json.loads(leader.path.read_text())["state"] == "done"
+    leader.remove()
+    assert not leader.path.exists()
+    leader.remove()  # twice is fine (the controller may find it gone)
+
+
+def test_a_leader_that_died_is_not_waited_for(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    path = RunLeader(tmp_path, "run-1").path
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"state": "working", "pid": int(dead.stdout),
+                                "host": socket.gethostname()}))
+    assert not follower(tmp_path, Clock()).is_working()
+
+
+def test_a_leader_on_another_host_cannot_be_checked_and_is_trusted(tmp_path: Path) -> None:
+    path = RunLeader(tmp_path, "run-1").path
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"state": "working", "pid": 1, "host": "elsewhere.invalid"}))
+    assert follower(tmp_path, Clock()).is_working()
+
+
+def test_a_leader_that_has_not_started_is_waited_for_only_a_while(tmp_path: Path) -> None:
+    clock = Clock()
+    reader = follower(tmp_path, clock, start_grace_s=10.0)
+    clock.now = 100.0
+    assert reader.is_working()  # the grace starts with the first question
+    clock.now = 109.0
+    assert reader.is_working()
+    clock.now = 110.5
+    assert not reader.is_working()
+
+
+def test_an_unreadable_note_is_not_waited_on(tmp_path: Path) -> None:
+    path = RunLeader(tmp_path, "run-1").path
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    assert not follower(tmp_path, Clock()).is_working()
+
+
+def test_a_followers_view_is_cached_between_rechecks(tmp_path: Path) -> None:
+    clock = Clock()
+    leader = RunLeader(tmp_path, "run-1")
+    reader = RunLeader(tmp_path, "run-1", clock=clock, recheck_s=0.5)
+    leader.announce("working")
+    assert reader.is_working()
+    leader.announce("done")
+    clock.now = 0.4
+    assert reader.is_working()  # not read again yet
+    clock.now = 0.5
+    assert not reader.is_working()
+
+
+def test_each_run_has_its_own_note(tmp_path: Path) -> None:
+    RunLeader(tmp_path, "run-1").announce("done")
+    RunLeader(tmp_path, "run-2").announce("working")
+    assert not follower(tmp_path, Clock()).is_working()
+
+
+@pytest.mark.parametrize(("workerinput", "role"), [
+    (None, "alone"),
+    ({}, "alone"),
+    ({"workerid": "gw0", "workercount": 4}, "leader"),
+    ({"workerid": "gw3", "workercount": 4}, "follower"),
+])
+def test_worker_role(workerinput: dict[str, object] | None, role: str) -> None:
+    assert worker_role(workerinput) == role
