@@ -61,7 +61,8 @@ class ReportPlugin:
     def pytest_rwe_record(self, config: pytest.Config, record: Mapping[str, Any]) -> None:
         self.records.append(dict(record))
 
-    @pytest.hookimpl
+    # first: under xdist, the workers exit while the report is computed, rather than before
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if not self.records:
             return

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_rwe.redact import redact
+from pytest_rwe.redact import KEY_VARIABLES, redact
 from pytest_rwe.report.aggregate import Record, aggregate, sorted_records
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.verdict import CRITERIA
@@ -42,14 +42,16 @@ def utc_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def redact_deep(value: Any) -> Any:
+def redact_deep(value: Any, environ: Mapping[str, str] | None = None) -> Any:
     """``value`` with every string (keys included) redacted."""
+    if environ is None:  # read once: a report has tens of thousands of strings
+        environ = {name: os.environ[name] for name in KEY_VARIABLES if name in os.environ}
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, environ)
     if isinstance(value, Mapping):
-        return {redact(str(k)): redact_deep(v) for k, v in value.items()}
+        return {redact(str(k), environ): redact_deep(v, environ) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [redact_deep(v) for v in value]
+        return [redact_deep(v, environ) for v in value]
     return value
 
 
