@@ -10,14 +10,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider
+from pytest_rwe.providers.base import (
+    GenerationRequest,
+    GenerationResult,
+    Provider,
+    ProviderError,
+)
 from pytest_rwe.providers.calls import CallStats, ProviderGate, RetryPolicy, call_with_retries
 from pytest_rwe.providers.preload import load_sdk
 from pytest_rwe.providers.registry import create_provider
-from pytest_rwe.store import CallLabel, Deferral, ResponseStore, prompt_sha256, request_key
+from pytest_rwe.store import (
+    CallLabel,
+    Deferral,
+    DeferredCallFailed,
+    ResponseStore,
+    prompt_sha256,
+    request_key,
+)
 
 __all__ = ["CallLabel", "Caller"]
 
@@ -32,8 +44,11 @@ class Caller:
         policy: RetryPolicy,
         concurrency: int,
         provider_options: Mapping[str, Mapping[str, Any]] | None = None,
+        note_failure: Callable[[str, str], None] | None = None,
     ) -> None:
         self.store = store
+        # an xdist leader tells its followers which calls failed for good (key, message)
+        self._note_failure = note_failure
         self.policy = policy
         self.concurrency = concurrency
         self.stats = CallStats()
@@ -66,7 +81,7 @@ class Caller:
     ) -> GenerationResult:
         """Replay or make one call; raise ProviderError (or StoreMissError) when it fails.
 
-        While ``defer()`` is true another process makes this call: wait for its answer.
+        While ``defer.is_working()`` another process makes this call: wait for its answer.
         """
         provider = self.provider(model)
         if not provider.uses_store or self.store is None:
@@ -77,27 +92,41 @@ class Caller:
             # the same request is already running for another test: share its answer
             return await asyncio.shield(pending)
         store = self.store
-        future = asyncio.ensure_future(store.get_or_call(
-            label, key, lambda: self._live(provider, request),
+        future = asyncio.ensure_future(self._stored(store.get_or_call(
+            label, key, lambda: self._live(provider, request, key),
             provider=provider.name, model=provider.model,
             settings=provider.effective_settings(request.settings),
             prompt_sha256=prompt_sha256(request.messages), defer=defer,
-        ))
+        ), provider.full_name))
         self._in_flight[key] = future
         future.add_done_callback(lambda _: self._in_flight.pop(key, None))
         return await asyncio.shield(future)
 
-    async def _live(self, provider: Provider, request: GenerationRequest) -> GenerationResult:
+    @staticmethod
+    async def _stored(call: Awaitable[GenerationResult], model: str) -> GenerationResult:
+        try:
+            return await call
+        except DeferredCallFailed as failed:
+            # the leader's error, word for word: the test fails as it would have there
+            raise ProviderError(model, str(failed).removeprefix(f"{model}: ")) from None
+
+    async def _live(self, provider: Provider, request: GenerationRequest,
+                    key: str | None = None) -> GenerationResult:
         # Importing an SDK takes seconds; on the loop thread it would stall every other call.
         loaded = self._sdk_loaded.get(provider.name)
         if loaded is None:
             loaded = asyncio.ensure_future(asyncio.to_thread(load_sdk, provider))
             self._sdk_loaded[provider.name] = loaded
         await asyncio.shield(loaded)
-        return await call_with_retries(
-            provider, request, policy=self.policy, gate=self.gate(provider.name),
-            stats=self.stats,
-        )
+        try:
+            return await call_with_retries(
+                provider, request, policy=self.policy, gate=self.gate(provider.name),
+                stats=self.stats,
+            )
+        except ProviderError as exc:
+            if self._note_failure is not None and key is not None:
+                self._note_failure(key, str(exc))
+            raise
 
     async def aclose(self) -> None:
         """Close every provider's client and release store locks."""

@@ -12,7 +12,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import threading
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -75,7 +75,7 @@ class Engine:
         self._evaluations: dict[tuple[str, str, int], concurrent.futures.Future[Evaluation]] = {}
         self._preloader: SdkPreloader | None = None
         self._followed: set[tuple[str, str, int]] = set()
-        self._leader_working: Deferral | None = None
+        self._leader: Deferral | None = None
 
     def preload(self, models: Iterable[str] = ()) -> None:
         """Import the SDKs of ``models`` and the jurors now, in the background, unless the
@@ -102,12 +102,11 @@ class Engine:
         for model, study, repeat in pairs:
             self.submit(model, study, repeat)
 
-    def follow(self, pairs: Iterable[tuple[str, str, int]],
-               leader_working: Callable[[], bool]) -> None:
+    def follow(self, pairs: Iterable[tuple[str, str, int]], leader: Deferral) -> None:
         """Another process (the run's leader) computes these (model, study id, repeat) pairs:
-        while ``leader_working()``, wait for its answers instead of calling the models."""
+        while it works, wait for its answers instead of calling the models."""
         self._followed.update(pairs)
-        self._leader_working = leader_working
+        self._leader = leader
 
     def evaluate(self, model: str, study: Study, repeat: int = 0) -> Evaluation:
         """Block until the evaluation of ``study`` by ``model`` is done."""
@@ -175,7 +174,7 @@ class Engine:
         request = summarize_request(study, self.config.prompts, self.config.summarize_settings)
         label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
                           repeat=repeat)
-        defer = self._leader_working if (model, study.id, repeat) in self._followed else None
+        defer = self._leader if (model, study.id, repeat) in self._followed else None
         try:
             summary = await self.caller.call(model, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:

@@ -9,8 +9,10 @@ answers in the response store.
 The leader says what it is doing in ``<store>/.locks/run-<run id>.leader``: ``working``
 (with its pid and host) while planned calls are left, ``done`` after. A follower waits for a
 planned call's answer while the leader works, and before the leader has said anything for at
-most ``start_grace_s``. When the leader is done (a call it gave up on), died, or never came,
-the follower makes the call itself: a lost leader costs time, never a result.
+most ``start_grace_s``. A call the leader gave up on (after its retries) is noted in
+``run-<run id>.failed-<key>`` with its message, so followers fail alike without calling
+again. When the leader is done, died, or never came, a follower makes a missing call itself:
+a lost leader costs time, never a result. The controller removes the run's notes at the end.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
+from pytest_rwe.redact import redact
 from pytest_rwe.store_lock import atomic_write_text, pid_alive
 
 LeaderState = Literal["working", "done"]
@@ -45,6 +48,7 @@ class RunLeader:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = Path(root) / ".locks" / f"run-{run_id}.leader"
+        self._prefix = f"run-{run_id}."
         self.start_grace_s = start_grace_s
         self.recheck_s = recheck_s
         self._clock = clock
@@ -58,10 +62,19 @@ class RunLeader:
         payload = {"state": state, "pid": os.getpid(), "host": socket.gethostname()}
         atomic_write_text(self.path, json.dumps(payload))
 
+    def note_failure(self, key: str, message: str) -> None:
+        """Record that the call under ``key`` failed for good, with its (redacted) message."""
+        atomic_write_text(self._failure_path(key), redact(message))
+
     def remove(self) -> None:
-        """Forget the announcement (the controller, once every worker has finished)."""
+        """Forget the run's notes (the controller, once every worker has finished)."""
         with contextlib.suppress(OSError):
-            self.path.unlink()
+            for path in self.path.parent.glob(f"{self._prefix}*"):
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+
+    def _failure_path(self, key: str) -> Path:
+        return self.path.with_name(f"{self._prefix}failed-{key}")
 
     # -- a follower ------------------------------------------------------------------------
     def is_working(self) -> bool:
@@ -71,6 +84,13 @@ class RunLeader:
             self._checked_at = now
             self._working = self._read_working(now)
         return self._working
+
+    def failure(self, key: str) -> str | None:
+        """The message of the leader's call under ``key`` if it failed for good, else None."""
+        try:
+            return self._failure_path(key).read_text(encoding="utf-8")
+        except OSError:
+            return None
 
     def _read_working(self, now: float) -> bool:
         try:

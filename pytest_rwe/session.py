@@ -126,8 +126,10 @@ class RweSession:
                                   run_id=_run_id(self.config),
                                   # lock files matter only when xdist workers share it
                                   shared=role != "alone")
+            leader = RunLeader(settings.store, store.run_id)
             caller = Caller(
                 store=store,
+                note_failure=leader.note_failure if role == "leader" else None,
                 policy=RetryPolicy(max_attempts=settings.max_attempts,
                                    retry_after_cap_s=settings.retry_after_cap_s),
                 # The budget is per provider for the whole run: the leader (or a plain run)
@@ -141,7 +143,6 @@ class RweSession:
             self.engine = engine = Engine(config, caller)
             pairs = [(case.model, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]
-            leader = RunLeader(settings.store, store.run_id)
             if role == "alone":
                 engine.submit_many(pairs)
             elif settings.record == "none":
@@ -151,7 +152,7 @@ class RweSession:
                 _when_all_done([engine.submit(*pair) for pair in pairs],
                                lambda: leader.announce("done"))
             else:
-                engine.follow(((m, s.id, r) for m, s, r in pairs), leader.is_working)
+                engine.follow(((m, s.id, r) for m, s, r in pairs), leader)
         return self.engine
 
     @property

@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store_key import prompt_sha256, request_key, store_key
@@ -57,6 +57,7 @@ __all__ = [
     "CallLabel",
     "Claim",
     "Deferral",
+    "DeferredCallFailed",
     "RecordMode",
     "ResponseStore",
     "StoreMissError",
@@ -70,8 +71,21 @@ __all__ = [
 RecordMode = Literal["new", "none", "all"]
 RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
 
-#: "Another process is making this call": see :meth:`ResponseStore.claim`.
-Deferral = Callable[[], bool]
+class Deferral(Protocol):
+    """Another process makes some calls of this run (see :meth:`ResponseStore.claim`)."""
+
+    def is_working(self) -> bool:
+        """Whether it will still make a call that is not stored yet."""
+        ...
+
+    def failure(self, key: str) -> str | None:
+        """Why its call under ``key`` failed for good, or None."""
+        ...
+
+
+class DeferredCallFailed(Exception):
+    """The process that makes this call gave up on it; the message is its error."""
+
 _DEFER_POLL_S = 0.1
 
 
@@ -307,7 +321,10 @@ class ResponseStore:
                 hit = self._read(call, key)
                 if hit is not None:
                     return self._claimed(Claim(call, key, hit), waited)
-                if defer():
+                failed = defer.failure(key)
+                if failed is not None:
+                    raise DeferredCallFailed(failed)
+                if defer.is_working():
                     # another process makes this call and is still at work: no time limit,
                     # and short polls, since a test of ours is waiting for its answer
                     deadline, waited = time.monotonic() + self.wait_timeout, True
@@ -329,7 +346,8 @@ class ResponseStore:
 
         When another worker is calling the model for the same key, wait (polling with short
         sleeps) for its file; after ``wait_timeout`` seconds proceed without the lock. While
-        ``defer()`` is true, another process will make the call: wait for its answer.
+        ``defer.is_working()``, another process will make the call: wait for its answer (or
+        raise :class:`DeferredCallFailed` when it gave up on it).
         Mode ``none`` raises :class:`StoreMissError` on a miss.
         """
         attempts = self._attempts(call, key, defer)

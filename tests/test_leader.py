@@ -86,6 +86,21 @@ def test_a_followers_view_is_cached_between_rechecks(tmp_path: Path) -> None:
     assert not reader.is_working()
 
 
+def test_failures_are_noted_redacted_and_removed_with_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789abcdefghij")
+    leader, other = RunLeader(tmp_path, "run-1"), RunLeader(tmp_path, "run-2")
+    leader.announce("working")
+    other.announce("working")
+    assert leader.failure("k1") is None
+    leader.note_failure("k1", "openai/o4-mini: 401 for key sk-test-0123456789abcdefghij")
+    assert leader.failure("k1") == "openai/o4-mini: 401 for key <OPENAI_API_KEY redacted>"
+    assert other.failure("k1") is None
+    leader.remove()
+    assert leader.failure("k1") is None and not leader.path.exists()
+    assert other.path.exists()  # another run's notes are left alone
+
+
 def test_each_run_has_its_own_note(tmp_path: Path) -> None:
     RunLeader(tmp_path, "run-1").announce("done")
     RunLeader(tmp_path, "run-2").announce("working")

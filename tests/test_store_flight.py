@@ -19,7 +19,7 @@ import pytest
 from store_testkit import MESSAGES, SETTINGS, SUMMARY, key_of, result, save
 
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.store import CallLabel, ResponseStore, prompt_sha256
+from pytest_rwe.store import CallLabel, DeferredCallFailed, ResponseStore, prompt_sha256
 
 # -- single flight ----------------------------------------------------------------------------
 
@@ -114,6 +114,22 @@ def test_a_live_lock_is_waited_for_then_the_waiter_proceeds(tmp_path: Path) -> N
     assert (tmp_path / ".locks" / f"{key}.lock").exists()
 
 
+class Leader:
+    """A stand-in for the run leader as a follower's store sees it."""
+
+    def __init__(self, working: bool = True) -> None:
+        self.working = working
+        self.failures: dict[str, str] = {}
+        self.asked = 0
+
+    def is_working(self) -> bool:
+        self.asked += 1
+        return self.working
+
+    def failure(self, key: str) -> str | None:
+        return self.failures.get(key)
+
+
 def test_a_deferred_claim_waits_for_the_leaders_answer_past_the_wait_timeout(
         tmp_path: Path) -> None:
     # the leader may reach this key long after the lock-wait timeout: no limit while it works
@@ -122,7 +138,7 @@ def test_a_deferred_claim_waits_for_the_leaders_answer_past_the_wait_timeout(
     key = key_of()
 
     async def scenario() -> GenerationResult | None:
-        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=lambda: True))
+        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=Leader()))
         await asyncio.sleep(0.3)
         assert not waiting.done()
         assert not (tmp_path / ".locks" / f"{key}.lock").exists()  # the follower never locks
@@ -137,15 +153,14 @@ def test_a_deferred_claim_waits_for_the_leaders_answer_past_the_wait_timeout(
 
 def test_once_the_leader_stops_working_the_follower_calls_itself(tmp_path: Path) -> None:
     follower = ResponseStore(tmp_path, "new", poll_interval=0.01)
-    working = threading.Event()
-    working.set()
+    leader = Leader()
     key = key_of()
 
     async def scenario() -> bool:
-        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=working.is_set))
+        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=leader))
         await asyncio.sleep(0.1)
         assert not waiting.done()
-        working.clear()  # done, or died, without this answer (a call it gave up on)
+        leader.working = False  # done, or died, without this answer
         claim = await asyncio.wait_for(waiting, 2)
         with claim:
             return claim.must_call and claim.locked
@@ -155,15 +170,27 @@ def test_once_the_leader_stops_working_the_follower_calls_itself(tmp_path: Path)
 
 def test_a_stored_answer_is_used_without_asking_the_leader(tmp_path: Path) -> None:
     save(ResponseStore(tmp_path, "new"), SUMMARY, key_of(), result())
-    asked: list[bool] = []
-
-    def defer() -> bool:
-        asked.append(True)
-        return True
-
-    claim = asyncio.run(ResponseStore(tmp_path, "new").claim(SUMMARY, key_of(), defer=defer))
+    leader = Leader()
+    claim = asyncio.run(ResponseStore(tmp_path, "new").claim(SUMMARY, key_of(), defer=leader))
     assert claim.result is not None and not claim.must_call
-    assert asked == []
+    assert leader.asked == 0
+
+
+def test_a_call_the_leader_gave_up_on_fails_the_follower_with_its_message(
+        tmp_path: Path) -> None:
+    follower = ResponseStore(tmp_path, "new", poll_interval=0.01)
+    leader = Leader()
+    key = key_of()
+
+    async def scenario() -> None:
+        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=leader))
+        await asyncio.sleep(0.05)
+        leader.failures[key] = "openai/gpt-4.1: the prompt is too long"
+        await asyncio.wait_for(waiting, 2)
+
+    with pytest.raises(DeferredCallFailed, match="the prompt is too long"):
+        asyncio.run(scenario())
+    assert not (tmp_path / ".locks" / f"{key}.lock").exists()  # and never took the key
 
 
 def _claiming_worker(root: str, mode: str, calls_file: str, barrier: Any, out: Any) -> None:

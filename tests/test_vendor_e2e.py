@@ -94,8 +94,8 @@ def test_vendor_suite_through_the_sdks_and_the_store(
 SDK_PROBE = """
 
 def pytest_sessionfinish(session):
-    import os, sys
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    import sys
+    worker = getattr(session.config, "workerinput", {}).get("workerid", "main")
     sdks = [name for name in ("openai", "anthropic", "google.genai") if name in sys.modules]
     (session.config.rootpath / f"sdks-{worker}.json").write_text(json.dumps(sdks))
 """
@@ -170,6 +170,8 @@ def test_a_failing_call_fails_only_its_own_tests_and_is_never_stored(
         f"*{VENDOR_MODEL} could not summarize {STUDIES[2]}*the prompt is too long*",
     ])
     assert not list((pytester.path / "store" / STUDIES[2]).rglob("summary-*.json"))
+    # called once: under xdist the other worker gets the leader's error without calling
+    assert len([r for r in server.requests if r.status == 400]) == 1
 
 
 @pytest.mark.parametrize("workers", WORKERS)
