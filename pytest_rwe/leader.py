@@ -24,7 +24,7 @@ import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pytest_rwe.redact import redact
 from pytest_rwe.store_lock import atomic_write_text, pid_alive
@@ -32,6 +32,22 @@ from pytest_rwe.store_lock import atomic_write_text, pid_alive
 LeaderState = Literal["working", "done"]
 Role = Literal["alone", "leader", "follower"]
 LEADER_ID = "gw0"  # xdist's first worker; the controller never runs tests
+
+
+class Deferral(Protocol):
+    """Another process makes some calls of this run (see :meth:`ResponseStore.claim`)."""
+
+    def is_working(self) -> bool:
+        """Whether it will still make a call that is not stored yet."""
+        ...
+
+    def failure(self, key: str) -> str | None:
+        """Why its call under ``key`` failed for good, or None."""
+        ...
+
+
+class DeferredCallFailed(Exception):
+    """The process that makes this call gave up on it; the message is its error."""
 
 
 class RunLeader:

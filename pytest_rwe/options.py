@@ -39,7 +39,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--rwe-store", metavar="PATH",
                     help="response store folder (default: ini rwe_store, .rwe_cache)")
     group.addoption("--rwe-concurrency", type=int, metavar="N",
-                    help="concurrent calls per provider, shared by all xdist workers "
+                    help="concurrent calls per provider for the whole run; under xdist "
+                         "worker gw0 makes the suite's calls with all of it "
                          f"(default: ini rwe_concurrency, {DEFAULT_CONCURRENCY})")
     group.addoption("--rwe-max-attempts", type=int, metavar="N",
                     help="attempts per call before it fails (default 6)")

@@ -4,6 +4,7 @@ Layout (small files that can be committed, so a pull-request diff shows which ou
 
     <root>/.gitignore                      # keeps the transient files below out of git
     <root>/.locks/<key>.lock               # single-flight locks while a call is in progress
+    <root>/.locks/run-<run id>.*           # an xdist run's leader notes (pytest_rwe.leader)
     <root>/<study>/<provider>__<model>/summary-r<repeat>-<key12>.json
     <root>/<study>/<provider>__<model>/judge-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
     <root>/<study>/<provider>__<model>/repair-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
@@ -29,8 +30,9 @@ import warnings
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
+from pytest_rwe.leader import Deferral, DeferredCallFailed
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store_key import prompt_sha256, request_key, store_key
 from pytest_rwe.store_lock import (
@@ -70,21 +72,6 @@ __all__ = [
 
 RecordMode = Literal["new", "none", "all"]
 RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
-
-class Deferral(Protocol):
-    """Another process makes some calls of this run (see :meth:`ResponseStore.claim`)."""
-
-    def is_working(self) -> bool:
-        """Whether it will still make a call that is not stored yet."""
-        ...
-
-    def failure(self, key: str) -> str | None:
-        """Why its call under ``key`` failed for good, or None."""
-        ...
-
-
-class DeferredCallFailed(Exception):
-    """The process that makes this call gave up on it; the message is its error."""
 
 _DEFER_POLL_S = 0.1
 
