@@ -2,9 +2,13 @@
 
 Every process that calls models imports the vendor SDKs (over a second of CPU each) and
 spends CPU on each call; with more workers than cores that work competes with the run
-itself. So one worker, the leader (``gw0``), makes every call of the selected (model, study)
-pairs with the whole per-provider budget, and the other workers, the followers, wait for its
-answers in the response store.
+itself. So one worker, the leader, makes every call of the selected (model, study) pairs
+with the whole per-provider budget, and the other workers, the followers, wait for its
+answers in the response store. Under ``--dist load`` (``-n`` alone), ``worksteal`` and
+``each``, every worker gets the suite's tests from the start and the leader is ``gw0``, which
+imports the SDKs while pytest collects. Under the modes that send a whole file or group to
+one worker (``loadfile``, ``loadscope``, ``loadgroup``) the leader is whichever worker needs
+the engine first: it claims the note below.
 
 The leader says what it is doing in ``<store>/.locks/run-<run id>.leader``: ``working``
 (with its pid and host) while planned calls are left, ``done`` after. A follower waits for a
@@ -30,8 +34,11 @@ from pytest_rwe.redact import redact
 from pytest_rwe.store_lock import atomic_write_text, pid_alive
 
 LeaderState = Literal["working", "done"]
-Role = Literal["alone", "leader", "follower"]
+#: "first": the leader is the first worker to start its engine (see the module docstring)
+Role = Literal["alone", "leader", "follower", "first"]
 LEADER_ID = "gw0"  # xdist's first worker; the controller never runs tests
+# xdist modes that hand every worker suite tests from the start, gw0 included
+_EVERY_WORKER_GETS_TESTS = frozenset({"load", "worksteal", "each"})
 
 
 class Deferral(Protocol):
@@ -77,6 +84,17 @@ class RunLeader:
         """Say that this process is working on the run's planned calls, or is done."""
         payload = {"state": state, "pid": os.getpid(), "host": socket.gethostname()}
         atomic_write_text(self.path, json.dumps(payload))
+
+    def claim(self) -> bool:
+        """Become the leader unless another worker already is (atomic: one creator wins)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            return False
+        os.close(fd)
+        self.announce("working")
+        return True
 
     def note_failure(self, key: str, message: str) -> None:
         """Record that the call under ``key`` failed for good, with its (redacted) message."""
@@ -126,7 +144,10 @@ class RunLeader:
 
 
 def worker_role(workerinput: dict[str, object] | None) -> Role:
-    """A process's part in calling models: a plain run, xdist's leader, or a follower."""
+    """A process's part in calling models: a plain run, xdist's leader, a follower, or
+    "first" (leader if it is the first worker to start its engine, else a follower)."""
     if not workerinput:
         return "alone"
+    if str(workerinput.get("rwe_dist", "load")) not in _EVERY_WORKER_GETS_TESTS:
+        return "first"
     return "leader" if workerinput.get("workerid") == LEADER_ID else "follower"

@@ -106,6 +106,8 @@ class _XdistHooks:
     def pytest_configure_node(self, node: Any) -> None:
         # every worker shares the controller's run id (the store uses it for "this run")
         node.workerinput["rwe_run_id"] = node.config.stash[RUN_ID_KEY]
+        # which worker makes the calls depends on how xdist hands out tests (see leader.py)
+        node.workerinput["rwe_dist"] = str(node.config.getoption("dist"))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -58,8 +58,9 @@ class RweSession:
 
     def preload_sdks(self) -> None:
         """Start importing the vendor SDKs this run may call (never for a replay-only run,
-        nor on an xdist follower, which reads the leader's answers)."""
-        if self.preloader is None and self.settings.record != "none" and self.role != "follower":
+        nor on an xdist worker that may not lead: a follower reads the leader's answers)."""
+        if (self.preloader is None and self.settings.record != "none"
+                and self.role in ("alone", "leader")):
             self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
             self.preloader.start()
 
@@ -127,6 +128,8 @@ class RweSession:
                                   # lock files matter only when xdist workers share it
                                   shared=role != "alone")
             leader = RunLeader(settings.store, store.run_id)
+            if role == "first" and settings.record != "none":
+                role = "leader" if leader.claim() else "follower"
             caller = Caller(
                 store=store,
                 note_failure=leader.note_failure if role == "leader" else None,

@@ -101,21 +101,27 @@ def pytest_sessionfinish(session):
 """
 
 
+@pytest.mark.parametrize("dist", ["load", "loadfile"])
 def test_under_xdist_one_worker_calls_and_the_others_read_its_answers(
-    pytester: pytest.Pytester, server: FakeServer
+    pytester: pytest.Pytester, server: FakeServer, dist: str
 ) -> None:
     pytester.makeconftest(RECORDER + SDK_PROBE)
+    # loadfile hands each file to one worker: whichever starts the engine first leads
+    pytester.makepyfile(test_other="def test_unrelated():\n    pass\n")
     server.latency_s = 0.2  # long enough for the judge calls of a pair to overlap
-    result = pytester.runpytest("-n", "3", "--rwe-concurrency", "4")
-    result.assert_outcomes(passed=len(STUDIES) * 3)
+    result = pytester.runpytest("-n", "3", "--dist", dist, "--rwe-concurrency", "4")
+    result.assert_outcomes(passed=len(STUDIES) * 3 + 1)
     assert len(server.requests) == len(STUDIES) * CALLS_PER_PAIR
     assert server.duplicate_requests() == []
-    # the leader alone imported the SDKs and made calls, with the whole budget of 4 per
-    # provider (a worker's share would have been 2)
+    # one worker imported the SDKs and made every call, with the whole budget of 4 per
+    # provider (a worker's share would have been 2); under --dist load it is gw0
     imported = {path.stem.removeprefix("sdks-"): json.loads(path.read_text())
                 for path in pytester.path.glob("sdks-*.json")}
-    assert imported == {"gw0": ["openai", "anthropic", "google.genai"], "gw1": [], "gw2": [],
-                        "main": []}
+    callers = [worker for worker, sdks in imported.items() if sdks]
+    assert len(callers) == 1 and imported[callers[0]] == ["openai", "anthropic", "google.genai"]
+    assert set(imported) == {"gw0", "gw1", "gw2", "main"}
+    if dist == "load":
+        assert callers == ["gw0"]
     assert server.max_in_flight("anthropic") == 4
     # the leader's note is gone once the run is over
     assert not list((pytester.path / "store" / ".locks").glob("run-*.leader"))
