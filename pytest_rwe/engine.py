@@ -146,7 +146,7 @@ class Engine:
     def close(self, *, finish: bool = False, timeout: float = 600.0) -> None:
         """Stop: finish (``finish=True``) or cancel outstanding work, close the clients.
 
-        An xdist worker finishes its share before it stops: another worker's test may be
+        An xdist worker finishes its work before it stops: another worker's test may be
         waiting for that answer, and a call cancelled after it was sent would be made twice.
         """
         if not self._loop.is_running():

@@ -148,7 +148,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             RunLeader(store, session.config.stash[RUN_ID_KEY]).remove()
     rwe = session.config.stash.get(SESSION_KEY, None)
     if rwe is not None and rwe.engine is not None:
-        # A worker's queued share may be what another worker's test is waiting for; a run
+        # The leader's queued work may be what another worker's test is waiting for; a run
         # that was stopped (Ctrl-C, -x) cancels instead.
         stopped = bool(session.shouldstop or session.shouldfail
                        or exitstatus == pytest.ExitCode.INTERRUPTED)
