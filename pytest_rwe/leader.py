@@ -96,9 +96,19 @@ class RunLeader:
         self.announce("working")
         return True
 
+    def finish(self) -> None:
+        """Say ``done``. If that cannot be written (a full disk), remove the note instead:
+        followers then stop waiting after their grace, rather than wait on a live leader."""
+        try:
+            self.announce("done")
+        except OSError:
+            self.remove()
+
     def note_failure(self, key: str, message: str) -> None:
         """Record that the call under ``key`` failed for good, with its (redacted) message."""
-        atomic_write_text(self._failure_path(key), redact(message))
+        # without the note, followers make the call themselves once the leader is done
+        with contextlib.suppress(OSError):
+            atomic_write_text(self._failure_path(key), redact(message))
 
     def remove(self) -> None:
         """Forget the run's notes (the controller, once every worker has finished)."""

@@ -152,8 +152,7 @@ class RweSession:
                 pass  # nothing is called: each worker replays what its tests ask for
             elif role == "leader":
                 leader.announce("working")
-                _when_all_done([engine.submit(*pair) for pair in pairs],
-                               lambda: leader.announce("done"))
+                _when_all_done([engine.submit(*pair) for pair in pairs], leader.finish)
             else:
                 engine.follow(((m, s.id, r) for m, s, r in pairs), leader)
         return self.engine

@@ -101,6 +101,27 @@ def test_failures_are_noted_redacted_and_removed_with_the_run(
     assert other.path.exists()  # another run's notes are left alone
 
 
+def test_a_leader_that_cannot_say_done_removes_its_note(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    leader = RunLeader(tmp_path, "run-1")
+    leader.announce("working")
+    clock = Clock()
+    reader = follower(tmp_path, clock, start_grace_s=10.0)
+    assert reader.is_working()
+
+    def disk_full(path: Path, text: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("pytest_rwe.leader.atomic_write_text", disk_full)
+    leader.note_failure("k1", "openai/o4-mini: 500")  # not noted, and no error either
+    leader.finish()
+    assert not leader.path.exists()
+    clock.now = 1.0
+    assert reader.is_working()  # gone: the grace starts now
+    clock.now = 11.5  # then followers stop waiting and call themselves
+    assert not reader.is_working()
+
+
 def test_each_run_has_its_own_note(tmp_path: Path) -> None:
     RunLeader(tmp_path, "run-1").announce("done")
     RunLeader(tmp_path, "run-2").announce("working")
