@@ -82,8 +82,7 @@ class RunLeader:
     # -- the leader ------------------------------------------------------------------------
     def announce(self, state: LeaderState) -> None:
         """Say that this process is working on the run's planned calls, or is done."""
-        payload = {"state": state, "pid": os.getpid(), "host": socket.gethostname()}
-        atomic_write_text(self.path, json.dumps(payload))
+        atomic_write_text(self.path, _note(state))
 
     def claim(self) -> bool:
         """Become the leader unless another worker already is (atomic: one creator wins)."""
@@ -92,8 +91,10 @@ class RunLeader:
             fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
             return False
-        os.close(fd)
-        self.announce("working")
+        # written through the creating descriptor: a follower never reads an empty note
+        # (an unreadable one means "do not wait")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(_note("working"))
         return True
 
     def finish(self) -> None:
@@ -151,6 +152,10 @@ class RunLeader:
             return False
         # a leader on another host (xdist --tx) cannot be checked; its pid means nothing here
         return host != socket.gethostname() or pid_alive(pid)
+
+
+def _note(state: LeaderState) -> str:
+    return json.dumps({"state": state, "pid": os.getpid(), "host": socket.gethostname()})
 
 
 def worker_role(workerinput: dict[str, object] | None) -> Role:
