@@ -20,21 +20,45 @@ def check_criterion(name: str) -> Criterion:
     return name  # narrowed to Criterion by the membership test
 
 
+JurorStatus = Literal["scored", "abstained", "error"]
+
+
 @dataclass(frozen=True)
 class JurorScore:
-    """One juror's answer on one criterion; ``score`` is None when the juror abstained."""
+    """One juror's answer on one criterion.
+
+    ``score`` is None when the juror gave none. Two reasons are kept apart: the juror
+    *abstained* (it answered, but its reply could not be read after one repair), or it is an
+    *error* (it could not be asked: rate-limit deadline passed, 5xx after retries, provider
+    code raised); ``error`` then holds the redacted cause.
+    """
 
     juror: str
     criterion: Criterion
     score: int | None
     explanation: str
+    error: str | None = None
+
+    @property
+    def status(self) -> JurorStatus:
+        if self.error is not None:
+            return "error"
+        return "abstained" if self.score is None else "scored"
 
     @property
     def abstained(self) -> bool:
-        return self.score is None
+        return self.status == "abstained"
+
+    @property
+    def errored(self) -> bool:
+        return self.error is not None
 
     def to_record(self) -> dict[str, Any]:
-        return {"juror": self.juror, "score": self.score, "explanation": self.explanation}
+        record: dict[str, Any] = {"juror": self.juror, "score": self.score,
+                                  "explanation": self.explanation, "status": self.status}
+        if self.error is not None:
+            record["error"] = self.error
+        return record
 
 
 @dataclass(frozen=True)
@@ -50,7 +74,13 @@ class CriterionVerdict:
 
     @property
     def abstentions(self) -> int:
-        return sum(1 for s in self.scores if s.score is None)
+        """Jurors that answered unreadably (errors are counted apart, in ``errors``)."""
+        return sum(1 for s in self.scores if s.abstained)
+
+    @property
+    def errors(self) -> int:
+        """Jurors that could not be asked."""
+        return sum(1 for s in self.scores if s.errored)
 
     @property
     def mean(self) -> float | None:
@@ -62,7 +92,8 @@ class CriterionVerdict:
 
     @property
     def unanimous(self) -> bool:
-        return len({s.score for s in self.answered}) <= 1 and self.abstentions == 0
+        return (len({s.score for s in self.answered}) <= 1 and self.abstentions == 0
+                and self.errors == 0)
 
     def passes(self, threshold: float) -> bool:
         """A criterion passes when the mean of the answering jurors reaches the threshold."""
@@ -72,13 +103,20 @@ class CriterionVerdict:
     def explain(self, threshold: float | None = None) -> str:
         """A readable account of every juror's answer, for a failing assertion."""
         mean = self.mean
-        head = f"{self.criterion}: jury mean " + ("n/a (every juror abstained)" if mean is None
-                                                  else f"{mean:.2f}")
+        if mean is None:
+            shown = ("n/a (every juror abstained)" if self.errors == 0 else
+                     f"n/a (no juror answered: {self.errors} error(s), "
+                     f"{self.abstentions} abstention(s))")
+        else:
+            shown = f"{mean:.2f}"
+        head = f"{self.criterion}: jury mean {shown}"
         if threshold is not None:
             head += f", threshold {threshold:g}"
         lines = [head]
         for s in self.scores:
-            if s.score is None:
+            if s.error is not None:
+                lines.append(f"  - {s.juror}: error (could not be asked): {s.error}")
+            elif s.score is None:
                 why = s.explanation.removeprefix("abstained: ")
                 lines.append(f"  - {s.juror}: abstained: {why}")
             else:
@@ -89,6 +127,7 @@ class CriterionVerdict:
         return {
             "mean": self.mean,
             "abstentions": self.abstentions,
+            "errors": self.errors,
             "jurors": [s.to_record() for s in self.scores],
         }
 
