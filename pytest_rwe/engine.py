@@ -2,8 +2,15 @@
 
 It owns one asyncio event loop on a background thread, so synchronous pytest tests can
 block on their own result while the work of every other selected test keeps running
-(bounded per provider). Calls go through the response store; a juror that fails to answer
-abstains and is counted, never scored.
+(bounded per provider). Calls go through the response store.
+
+A juror is never silently left out: one whose reply cannot be read after one repair
+*abstains*; one that could not be asked (a call that failed for good: rate-limit deadline
+passed, 5xx or timeouts after their retries, a refused request) is an *error*, with the
+redacted cause. Both are counted apart. An exception other than ProviderError raised by
+provider code is a bug, not a failed call: it is an error too, and the evaluation keeps
+its redacted traceback (:attr:`Evaluation.bugs`) so the pair's tests show where it came
+from instead of swallowing it.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import threading
+import traceback
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -59,6 +67,15 @@ class Evaluation:
     summary: GenerationResult | None
     verdict: Verdict | None
     error: str | None = None  # why no summary could be had (already redacted)
+    #: redacted tracebacks of exceptions raised by provider code (bugs, never swallowed)
+    bugs: tuple[str, ...] = ()
+
+    @property
+    def juror_errors(self) -> tuple[JurorScore, ...]:
+        """The jurors that could not be asked, over every criterion."""
+        if self.verdict is None:
+            return ()
+        return tuple(s for v in self.verdict.criteria.values() for s in v.scores if s.errored)
 
 
 class Engine:
@@ -175,23 +192,26 @@ class Engine:
         label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
                           repeat=repeat)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
+        bugs: list[str] = []
         try:
             summary = await self.caller.call(model, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
-            message = redact(f"{type(exc).__name__}: {exc}")
-            return Evaluation(model, study.id, repeat, None, None, error=message)
+            cause = _bug(exc, model, bugs)
+            return Evaluation(model, study.id, repeat, None, None, error=cause,
+                              bugs=tuple(bugs))
         try:
-            verdict = await self._judge(study, summary.text, model=model, defer=defer)
+            verdict = await self._judge(study, summary.text, model=model, defer=defer,
+                                        bugs=bugs)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
-        return Evaluation(model, study.id, repeat, summary, verdict)
+        return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs))
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
-                     defer: Deferral | None = None) -> Verdict:
+                     defer: Deferral | None = None, bugs: list[str] | None = None) -> Verdict:
         # rendered once: each of the nine judge prompts embeds it
         shown = render_summarize_prompt(study, self.config.prompts)
         requests = {
@@ -199,8 +219,9 @@ class Engine:
                                      self.config.judge_settings, shown)
             for criterion in criteria
         }
+        found = [] if bugs is None else bugs
         jobs = [
-            self._judge_one(juror, study, requests[criterion], criterion, model, defer)
+            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -208,7 +229,7 @@ class Engine:
 
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
-        model: str, defer: Deferral | None = None,
+        model: str, defer: Deferral | None, bugs: list[str],
     ) -> JurorScore:
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
                           subject=model)
@@ -229,11 +250,27 @@ class Engine:
         except StoreMissError:
             raise
         except ProviderError as exc:
-            return _abstain(juror, criterion, f"call failed: {redact(str(exc))}")
+            return _error(juror, criterion, redact(str(exc)))
         except Exception as exc:
-            return _abstain(juror, criterion, redact(f"{type(exc).__name__}: {exc}"))
+            return _error(juror, criterion, _bug(exc, juror, bugs))
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
 
 
 def _abstain(juror: str, criterion: Criterion, why: str) -> JurorScore:
     return JurorScore(juror, criterion, None, f"abstained: {why}")
+
+
+def _error(juror: str, criterion: Criterion, cause: str) -> JurorScore:
+    return JurorScore(juror, criterion, None, f"could not be asked: {cause}", error=cause)
+
+
+def _bug(exc: Exception, model: str, bugs: list[str]) -> str:
+    """The redacted one-line cause of an exception other than a failed call (a bug in
+    provider code, a store that cannot be written); its redacted traceback is added to
+    ``bugs`` (once per distinct traceback)."""
+    cause = redact(f"{type(exc).__name__}: {exc} (raised while calling {model}: not a "
+                   "failed call but an exception in the code; see its traceback)")
+    text = redact("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    if text not in bugs:
+        bugs.append(text)
+    return cause

@@ -43,8 +43,18 @@ class Jury:
         return self._engine.config.jury
 
     def judge(self, study: Study, summary: str) -> Verdict:
-        """Score ``summary`` on every criterion with every juror."""
-        return self._engine.judge(study, summary)
+        """Score ``summary`` on every criterion with every juror.
+
+        Fails the test when a juror could not be asked (an abstention is counted in the
+        verdict instead): a jury that silently lost a member would decide alone.
+        """
+        verdict = self._engine.judge(study, summary)
+        errors = [s for v in verdict.criteria.values() for s in v.scores if s.errored]
+        if errors:
+            lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
+            pytest.fail(f"the jury could not judge the summary of {study.id}: {len(errors)} "
+                        f"juror call(s) failed{lines}", pytrace=False)
+        return verdict
 
 
 @pytest.fixture(scope="session")
@@ -140,12 +150,24 @@ def rwe_evaluation(
     }
     request.node.user_properties.append((PROGRESS_PROPERTY, json.dumps(progress)))
     if evaluation.summary is None:
-        pytest.fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}",
-                    pytrace=False)
+        pytest.fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}"
+                    + _tracebacks(evaluation), pytrace=False)
     if evaluation.verdict is None:
         pytest.fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
                     f"{evaluation.error}", pytrace=False)
+    errors = evaluation.juror_errors
+    if errors:
+        # A juror that could not be asked would silently shrink the jury: the pair's tests
+        # error (its answers are still in the report, counted as errors).
+        lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
+        pytest.fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+                    f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation),
+                    pytrace=False)
     return evaluation
+
+
+def _tracebacks(evaluation: Evaluation) -> str:
+    return "".join(f"\n\n{bug.rstrip()}" for bug in evaluation.bugs)
 
 
 @pytest.fixture

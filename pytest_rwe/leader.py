@@ -16,7 +16,11 @@ planned call's answer while the leader works, and before the leader has said any
 most ``start_grace_s``. A call the leader gave up on (after its retries) is noted in
 ``run-<run id>.failed-<key>`` with its message, so followers fail alike without calling
 again. When the leader is done, died, or never came, a follower makes a missing call itself:
-a lost leader costs time, never a result. The controller removes the run's notes at the end.
+a lost leader costs time, never a result. "Died" includes a leader killed but not yet
+reaped (xdist leaves a killed worker a zombie, which ``kill(pid, 0)`` calls alive) and one
+whose heartbeat in the store's registry stopped (:mod:`pytest_rwe.store_budget`): its
+start time is in the note, so a reused pid is not mistaken for it either. The controller
+removes the run's notes at the end.
 """
 
 from __future__ import annotations
@@ -24,14 +28,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Protocol
 
 from pytest_rwe.redact import redact
-from pytest_rwe.store_lock import atomic_write_text, pid_alive
+from pytest_rwe.store_lock import LockInfo, OwnerCheck, ProcessId, atomic_write_text, me
 
 LeaderState = Literal["working", "done"]
 #: "first": the leader is the first worker to start its engine (see the module docstring)
@@ -69,12 +72,14 @@ class RunLeader:
         start_grace_s: float = 10.0,
         recheck_s: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
+        hung: OwnerCheck | None = None,
     ) -> None:
         self.path = Path(root) / ".locks" / f"run-{run_id}.leader"
         self._prefix = f"run-{run_id}."
         self.start_grace_s = start_grace_s
         self.recheck_s = recheck_s
         self._clock = clock
+        self._hung = hung  # whether a live leader's heartbeat stopped (see store_budget)
         self._first_asked: float | None = None
         self._checked_at: float | None = None
         self._working = False
@@ -141,6 +146,7 @@ class RunLeader:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             state, pid, host = str(data["state"]), int(data["pid"]), str(data["host"])
+            start = None if data.get("start") is None else int(data["start"])
         except FileNotFoundError:
             # not started yet (its first test may come later than ours): wait, a while
             if self._first_asked is None:
@@ -151,11 +157,16 @@ class RunLeader:
         if state != "working":
             return False
         # a leader on another host (xdist --tx) cannot be checked; its pid means nothing here
-        return host != socket.gethostname() or pid_alive(pid)
+        leader = ProcessId(pid, host, start)
+        if not leader.alive():
+            return False
+        return self._hung is None or not self._hung(LockInfo(pid, host, 0.0, "", "", start))
 
 
 def _note(state: LeaderState) -> str:
-    return json.dumps({"state": state, "pid": os.getpid(), "host": socket.gethostname()})
+    process = me()
+    return json.dumps({"state": state, "pid": process.pid, "host": process.host,
+                       "start": process.start})
 
 
 def worker_role(workerinput: dict[str, object] | None) -> Role:

@@ -34,11 +34,15 @@ from typing import Any, Literal
 
 from pytest_rwe.leader import Deferral, DeferredCallFailed
 from pytest_rwe.providers.base import GenerationResult
+from pytest_rwe.store_budget import StoreBudget
 from pytest_rwe.store_key import prompt_sha256, request_key, store_key
 from pytest_rwe.store_lock import (
+    LockInfo,
     atomic_write_text,
     break_lock,
     ensure_gitignore,
+    owner_dead,
+    read_lock,
     release_lock,
     try_lock,
 )
@@ -52,6 +56,7 @@ from pytest_rwe.store_record import (
     encode_record,
     miss_message,
 )
+from pytest_rwe.store_wait import LockWatcher, OwnerState
 
 __all__ = [
     "RECORD_MODES",
@@ -74,6 +79,9 @@ RecordMode = Literal["new", "none", "all"]
 RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
 
 _DEFER_POLL_S = 0.1
+# a waiter checks its claim again at least this often (the watcher wakes it sooner on news)
+_LOCK_RECHECK_S = 1.0
+_OWNER_RECHECK_S = 0.25
 
 
 @dataclass
@@ -122,10 +130,13 @@ class ResponseStore:
 
     ``run_id`` identifies one test session and must be shared by all its xdist workers (for
     example the controller's start time); in mode ``all`` an entry written under the same run
-    id counts as stored. ``wait_timeout`` bounds how long a claim waits for another worker's
-    call; a lock older than ``stale_lock_after`` seconds, or whose owner died, is broken.
-    ``shared=False`` says no other process uses the store during this run (no xdist): the
-    caller dedupes in memory, so claims skip the lock files.
+    id counts as stored. A claim waits for another process's call while that process is
+    working on it (alive, and with a fresh heartbeat in ``registry``: see
+    :mod:`pytest_rwe.store_budget`); a lock whose owner cannot be checked is waited for at
+    most ``wait_timeout`` seconds, then the model is called anyway (with a warning naming the
+    lock). A lock whose owner died or stopped working, or older than ``stale_lock_after``
+    seconds, is broken. ``shared=False`` says no other process uses the store (the caller
+    dedupes in memory), so claims skip the lock files.
     """
 
     def __init__(
@@ -138,6 +149,7 @@ class ResponseStore:
         stale_lock_after: float = 900.0,
         poll_interval: float = 0.05,
         shared: bool = True,
+        registry: StoreBudget | None = None,
     ) -> None:
         if mode not in RECORD_MODES:
             raise ValueError(f"record mode {mode!r}; use one of {', '.join(RECORD_MODES)}")
@@ -148,6 +160,9 @@ class ResponseStore:
         self.stale_lock_after = stale_lock_after
         self.poll_interval = poll_interval
         self.shared = shared
+        self.registry = registry
+        self._watchers: dict[asyncio.AbstractEventLoop, LockWatcher] = {}
+        self._owners: dict[tuple[str, int, int | None], tuple[OwnerState, float]] = {}
         self._mutex = threading.Lock()
         self._counts: dict[str, int] = dict.fromkeys(StoreStats.__dataclass_fields__, 0)
         self._held: dict[str, str] = {}  # key -> token of a lock this object holds
@@ -261,8 +276,9 @@ class ResponseStore:
         return path
 
     # -- single flight -------------------------------------------------------------------
-    def _try_claim(self, call: CallLabel, key: str) -> Claim | None:
-        """One non-blocking attempt; None means another process holds the key's lock."""
+    def _try_claim(self, call: CallLabel, key: str) -> Claim | LockInfo | None:
+        """One non-blocking attempt: the claim, or what holds the key's lock (its owner's
+        info; None when that cannot be read)."""
         hit = self._read(call, key)
         if hit is not None:
             return Claim(call, key, hit)
@@ -280,10 +296,27 @@ class ResponseStore:
                 with self._mutex:
                     self._held[key] = info.token
                 return Claim(call, key, None, self, info.token)
-            if not break_lock(lock, self.stale_lock_after):
-                return None
+            hung = self.registry.hung if self.registry is not None else None
+            if not break_lock(lock, self.stale_lock_after, hung):
+                return read_lock(lock)
             self._count("broken_locks")
-        return None
+        return read_lock(lock)
+
+    def _owner_state(self, owner: LockInfo) -> OwnerState:
+        # many waiters share one owner (another run): ask about it a few times a second only
+        now = time.monotonic()
+        ident = (owner.host, owner.pid, owner.start)
+        with self._mutex:
+            known = self._owners.get(ident)
+        if known is not None and now - known[1] < _OWNER_RECHECK_S:
+            return known[0]
+        if self.registry is not None:
+            state = self.registry.owner_state(owner)
+        else:
+            state = "gone" if owner_dead(owner) else "unknown"
+        with self._mutex:
+            self._owners[ident] = (state, now)
+        return state
 
     def _claimed(self, claim: Claim, waited: bool) -> Claim:
         self._count("hits" if claim.result is not None else "misses")
@@ -292,8 +325,8 @@ class ResponseStore:
         return claim
 
     def _attempts(self, call: CallLabel, key: str,
-                  defer: Deferral | None) -> Generator[float, None, Claim]:
-        """Claim attempts: yields how long to sleep before the next one, returns the claim."""
+                  defer: Deferral | None) -> Generator[Wait, None, Claim]:
+        """Claim attempts: yields how to wait before the next one, returns the claim."""
         if self.mode == "none":
             hit = self._read(call, key)
             if hit is None:
@@ -315,26 +348,35 @@ class ResponseStore:
                     # another process makes this call and is still at work: no time limit,
                     # and short polls, since a test of ours is waiting for its answer
                     deadline, waited = time.monotonic() + self.wait_timeout, True
-                    yield min(self.poll_interval, _DEFER_POLL_S)
+                    yield Wait(min(self.poll_interval, _DEFER_POLL_S))
                     continue
-            claim = self._try_claim(call, key)
-            if claim is not None:
-                return self._claimed(claim, waited)
-            if time.monotonic() >= deadline:
+            attempt = self._try_claim(call, key)
+            if isinstance(attempt, Claim):
+                return self._claimed(attempt, waited)
+            if attempt is not None and self._owner_state(attempt) == "working":
+                # its owner is alive and beating: it will answer or give up within its own
+                # bounds (--rwe-deadline, --rwe-max-attempts), so wait as long as it works
+                deadline = time.monotonic() + self.wait_timeout
+            elif time.monotonic() >= deadline:
                 # The owner may be stuck; a duplicate call beats a test that never ends.
                 self._count("wait_timeouts")
+                warnings.warn(StoreWarning(
+                    f"{self._lock_path(key)}: waited {self.wait_timeout:g} s for "
+                    f"{_owner(attempt)} to make the {call.describe()} of {call.model} on "
+                    f"study {call.study_id}, and cannot tell whether it still works on it; "
+                    "calling the model here"), stacklevel=2)
                 return self._claimed(Claim(call, key, None), waited=True)
             waited = True
-            yield interval
-            interval = min(interval * 1.5, 0.5)
+            yield Wait(interval, key, attempt)
+            interval = min(interval * 1.5, _LOCK_RECHECK_S)
 
     async def claim(self, call: CallLabel, key: str, *, defer: Deferral | None = None) -> Claim:
         """The stored response, or the right to call the model (see :class:`Claim`).
 
-        When another worker is calling the model for the same key, wait (polling with short
-        sleeps) for its file; after ``wait_timeout`` seconds proceed without the lock. While
-        ``defer.is_working()``, another process will make the call: wait for its answer (or
-        raise :class:`DeferredCallFailed` when it gave up on it).
+        When another process is calling the model for the same key, wait for its answer
+        (see the class docstring for how long). While ``defer.is_working()``, another
+        process will make the call: wait for its answer (or raise
+        :class:`DeferredCallFailed` when it gave up on it).
         Mode ``none`` raises :class:`StoreMissError` on a miss.
         """
         attempts = self._attempts(call, key, defer)
@@ -345,13 +387,24 @@ class ResponseStore:
                 attempts)
             if isinstance(step, Claim):
                 return step
-            await asyncio.sleep(step)
+            if step.key is None:
+                await asyncio.sleep(step.seconds)
+            else:
+                await self._watcher().wait(step.key, step.owner, step.seconds)
+
+    def _watcher(self) -> LockWatcher:
+        loop = asyncio.get_running_loop()
+        watcher = self._watchers.get(loop)
+        if watcher is None:
+            watcher = self._watchers[loop] = LockWatcher(self.root / ".locks",
+                                                         self._owner_state)
+        return watcher
 
     def claim_blocking(self, call: CallLabel, key: str) -> Claim:
         """:meth:`claim` for synchronous callers (sleeps the thread while waiting)."""
         attempts = self._attempts(call, key, None)
         while not isinstance(step := _advance(attempts), Claim):
-            time.sleep(step)
+            time.sleep(step.seconds)
         return step
 
     async def get_or_call(
@@ -408,8 +461,24 @@ class ResponseStore:
             self._release(key, token)
 
 
-def _advance(attempts: Generator[float, None, Claim]) -> float | Claim:
-    """The next claim attempt: seconds to sleep before another, or the claim."""
+@dataclass(frozen=True)
+class Wait:
+    """How a claim waits before its next attempt: ``seconds`` at most, and for the lock of
+    ``key`` (held by ``owner``) to go, when ``key`` is given."""
+
+    seconds: float
+    key: str | None = None
+    owner: LockInfo | None = None
+
+
+def _owner(info: LockInfo | None) -> str:
+    if info is None:
+        return "the process that holds it"
+    return f"process {info.pid} on {info.host} (run {info.run_id})"
+
+
+def _advance(attempts: Generator[Wait, None, Claim]) -> Wait | Claim:
+    """The next claim attempt: how to wait before another, or the claim."""
     try:
         return next(attempts)
     except StopIteration as done:

@@ -3,10 +3,18 @@
 They answer the structured task a request carries (no prompt parsing, no network, no key), and
 ``rules`` replies in exactly the JSON an LLM juror gives, so its answer goes through the same
 reply parser as every other juror's.
+
+Their work is pure CPU (the rules juror reads every outcome of a study against every sentence
+of a summary), so it runs on a thread of its own, never on the engine's event loop: a study
+with hundreds of outcomes must not hold up the calls of every other pair. One thread per
+model, one request at a time: the rules juror caches its reading of a summary for the next
+criterion, and that cache is not made for concurrent use.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -41,8 +49,16 @@ class BuiltinProvider(Provider):
                 + " (template summarizes, rules judges)"
             )
         super().__init__(model, options)
+        self._worker: concurrent.futures.ThreadPoolExecutor | None = None
 
     async def generate(self, request: GenerationRequest) -> GenerationResult:
+        if self._worker is None:
+            self._worker = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix=f"rwe-{self.model}")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, self._answer, request)
+
+    def _answer(self, request: GenerationRequest) -> GenerationResult:
         started = time.perf_counter()
         task = request.task
         if self.model == "template":
@@ -59,6 +75,11 @@ class BuiltinProvider(Provider):
             text = judge(task.study, task.summary, task.criterion).to_reply()
         return GenerationResult(text=text, latency_s=time.perf_counter() - started,
                                 usage=Usage(None, None))
+
+    async def aclose(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
 
     def _refusal(self, task: object, can: str) -> str:
         asked = ("a request without a task (builtin models answer the structured task, not "
