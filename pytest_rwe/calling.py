@@ -67,7 +67,8 @@ class Caller:
         self._provider_options = dict(provider_options or {})
         self._providers: dict[str, Provider] = {}
         self._providers_lock = threading.Lock()
-        self._limits: dict[str, AdaptiveLimit] = {}
+        self._limits: dict[str, AdaptiveLimit] = {}  # remote endpoints (reported)
+        self._local: dict[str, AdaptiveLimit] = {}  # the builtin models' (not reported)
         self._active: dict[str, int] = {}  # endpoint -> live calls queued or in flight
         self._last_active: dict[str, float] = {}
         self._beats: asyncio.Task[None] | None = None
@@ -96,7 +97,7 @@ class Caller:
 
     def snapshot(self) -> dict[str, dict[str, int | float]]:
         """Per endpoint: its limit now, peak, 429s, cuts, waits (JSON-able)."""
-        return {key: limit.snapshot() for key, limit in sorted(self._limits.items())}
+        return {key: limit.snapshot() for key, limit in sorted(list(self._limits.items()))}
 
     async def call(
         self, model: str, request: GenerationRequest, label: CallLabel, *,
@@ -147,7 +148,11 @@ class Caller:
         await asyncio.shield(loaded)
         endpoint = provider.budget_key()
         shared = self.budget is not None and provider.uses_store
-        limit = self.limit(endpoint) if shared else self._local_limit(endpoint)
+        if not provider.uses_store:  # a builtin (local) model: nothing to share or report
+            limit = self._local.get(endpoint) or self._local.setdefault(
+                endpoint, AdaptiveLimit(self.concurrency))
+        else:
+            limit = self.limit(endpoint)
         self._active[endpoint] = self._active.get(endpoint, 0) + 1
         if shared:
             self._start_beats(wanted=limit.budget == 0)
@@ -162,13 +167,6 @@ class Caller:
         finally:
             self._active[endpoint] -= 1
             self._last_active[endpoint] = asyncio.get_running_loop().time()
-
-    def _local_limit(self, key: str) -> AdaptiveLimit:
-        # builtin (local) models and callers without a store share nothing across processes
-        limit = self._limits.get(key)
-        if limit is None:
-            limit = self._limits[key] = AdaptiveLimit(self.concurrency)
-        return limit
 
     # -- the store's shared budget ---------------------------------------------------------
     def _start_beats(self, *, wanted: bool) -> None:

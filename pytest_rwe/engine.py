@@ -148,8 +148,9 @@ class Engine:
         """Start one call through the store, retries and the provider gate."""
         return self._run(self.caller.call(model, request, label))
 
-    def progress_snapshot(self) -> dict[str, int]:
-        """This process's counters: calls made, store hits, retries, 429s, failed calls."""
+    def progress_snapshot(self) -> dict[str, Any]:
+        """This process's counters (calls made, store hits, retries, 429s, failed calls) and
+        each provider endpoint's adaptive limit; JSON-able."""
         calls = self.caller.stats.snapshot()
         store = self.caller.store
         return {
@@ -158,7 +159,23 @@ class Engine:
             "retries": calls["retries"],
             "rate_limited": calls["rate_limited"],
             "errors": calls["errors"],
+            "endpoints": self.caller.snapshot(),
         }
+
+    def status(self) -> str:
+        """What the engine is doing now, in a few words (for a test that waits long)."""
+        parts = []
+        for key, s in self.caller.snapshot().items():
+            name = key.partition("@")[0]
+            part = f"{name} {s['limit']}/{s['ceiling']} in flight"
+            if s["queued"]:
+                part += f", {s['queued']} queued"
+            parts.append(part)
+        store = self.caller.store
+        if store is not None and store.waiting():
+            parts.append(f"{store.waiting()} call(s) waiting for another process using the "
+                         f"store {store.root} to answer them")
+        return "; ".join(parts) or "no call in flight"
 
     def close(self, *, finish: bool = False, timeout: float = 600.0) -> None:
         """Stop: finish (``finish=True``) or cancel outstanding work, close the clients.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from pytest_rwe.verdict import Criterion, Verdict
 
 RECORD_PROPERTY = "rwe"
 PROGRESS_PROPERTY = "rwe_progress"
+WAIT_NOTE_S = 30.0  # a test waiting longer than this for its pair says what it waits for
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,8 @@ def rwe_evaluation(
     request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: Study, rwe_engine: Engine
 ) -> Evaluation:
     """The model's summary of the study and the jury's verdict (computed once per pair)."""
-    evaluation = rwe_engine.evaluate(rwe_case.model, rwe_study, rwe_case.repeat)
+    evaluation = _wait(rwe_engine, rwe_engine.submit(rwe_case.model, rwe_study, rwe_case.repeat),
+                       request.config, f"{rwe_case.model}'s summary of {rwe_study.id}")
     session = get_session(request.config)
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
@@ -164,6 +167,21 @@ def rwe_evaluation(
                     f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation),
                     pytrace=False)
     return evaluation
+
+
+def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config: pytest.Config,
+          what: str) -> Evaluation:
+    """The evaluation; a test that waits long says so now and then, naming what it waits
+    for (only where there is a terminal: a plain run, not an xdist worker)."""
+    reporter = (None if hasattr(config, "workerinput")
+                else config.pluginmanager.get_plugin("terminalreporter"))
+    while True:
+        try:
+            return future.result(timeout=WAIT_NOTE_S if reporter is not None else None)
+        except concurrent.futures.TimeoutError:
+            reporter.ensure_newline()  # type: ignore[union-attr]
+            reporter.write_line(f"rwe: still waiting for {what}: "  # type: ignore[union-attr]
+                                f"{engine.status()}")
 
 
 def _tracebacks(evaluation: Evaluation) -> str:

@@ -32,6 +32,8 @@ from pytest_rwe.progress import Progress
 from pytest_rwe.records import record_key
 from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
 
+PROGRESS_OUTPUT = "rwe_progress"  # a worker's last counters, in xdist's workeroutput
+
 
 class RecordCollector:
     """Gathers each evaluation record once, from local and xdist worker reports alike."""
@@ -103,6 +105,14 @@ class _XdistHooks:
     """Hooks that exist only when pytest-xdist is active."""
 
     @pytest.hookimpl
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        # a worker's last counters (its calls may have outlasted its own tests)
+        collector = node.config.pluginmanager.get_plugin("rwe-records")
+        final = getattr(node, "workeroutput", {}).get(PROGRESS_OUTPUT)
+        if isinstance(collector, RecordCollector) and isinstance(final, str):
+            collector.progress.update(json.loads(final))
+
+    @pytest.hookimpl
     def pytest_configure_node(self, node: Any) -> None:
         # every worker shares the controller's run id (the store uses it for "this run")
         node.workerinput["rwe_run_id"] = node.config.stash[RUN_ID_KEY]
@@ -152,6 +162,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         # that was stopped (Ctrl-C, -x) cancels instead.
         stopped = bool(session.shouldstop or session.shouldfail
                        or exitstatus == pytest.ExitCode.INTERRUPTED)
-        rwe.engine.close(finish=hasattr(session.config, "workerinput") and not stopped)
+        worker = getattr(session.config, "workerinput", None)
+        rwe.engine.close(finish=worker is not None and not stopped)
+        if worker is not None:
+            # the worker's last counters go to the controller with its "finished" message
+            final = rwe.engine.progress_snapshot() | {"process": worker.get("workerid"),
+                                                      "total": len(rwe.selected)}
+            output: dict[str, Any] = session.config.workeroutput  # type: ignore[attr-defined]
+            output[PROGRESS_OUTPUT] = json.dumps(final)
     if rwe is not None and rwe.preloader is not None:
         rwe.preloader.join()

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from pytest_rwe.engine import Engine
+from pytest_rwe.progress import Progress
 from pytest_rwe.report import build_report, build_report_settings, write_report
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.report_json import git_commit
@@ -78,6 +80,7 @@ class ReportPlugin:
             thresholds={str(k): v for k, v in rwe.settings.thresholds.items()},
             prompts=prompts,
             meta={"git_commit": git_commit(self.config.rootpath)},
+            run=self._run_section(rwe.engine),
         )
         failed = not self.report["gate"]["passed"]
         if self.settings.directory is not None:
@@ -89,6 +92,16 @@ class ReportPlugin:
                 failed = True
         if failed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _run_section(self, engine: Engine | None) -> dict[str, Any] | None:
+        """Calls, retries, 429s and each endpoint's concurrency, over every process."""
+        progress = getattr(self.config.pluginmanager.get_plugin("rwe-records"), "progress",
+                           None)
+        if not isinstance(progress, Progress):
+            return None
+        if engine is not None:  # a plain run: its counters as they are at the end
+            progress.update(engine.progress_snapshot() | {"process": "main"})
+        return progress.run_section()
 
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:

@@ -400,6 +400,10 @@ class ResponseStore:
                                                          self._owner_state)
         return watcher
 
+    def waiting(self) -> int:
+        """How many calls wait for another process to answer them (for progress lines)."""
+        return sum(watcher.waiting for watcher in list(self._watchers.values()))
+
     def claim_blocking(self, call: CallLabel, key: str) -> Claim:
         """:meth:`claim` for synchronous callers (sleeps the thread while waiting)."""
         attempts = self._attempts(call, key, None)

@@ -41,6 +41,11 @@ class LockWatcher:
         self._waiting: dict[str, list[tuple[asyncio.Future[None], LockInfo | None]]] = {}
         self._task: asyncio.Task[None] | None = None
 
+    @property
+    def waiting(self) -> int:
+        """How many keys are waited for now."""
+        return len(self._waiting)
+
     async def wait(self, key: str, owner: LockInfo | None, timeout: float) -> None:
         """Return once ``key``'s lock is gone, its ``owner`` is gone, or after ``timeout``."""
         loop = asyncio.get_running_loop()

@@ -252,6 +252,7 @@ class AdaptiveLimit:
             "stalls": s.stalls,
             "waits": s.waits,
             "wait_s": round(s.wait_s, 3),
+            "queued": len(self._waiters),
         }
 
 

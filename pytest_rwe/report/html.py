@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_rwe.report.html_assets import CSS, ERROR_HOOK, SCRIPT
 from pytest_rwe.report.html_charts import Bar, bar_chart, colour, point_chart
+from pytest_rwe.report.run_section import run_html
 from pytest_rwe.report.terminal import SHORT, fmt, fmt_ci
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
@@ -168,20 +169,28 @@ def _charts(report: Mapping[str, Any], index: Mapping[str, int]) -> str:
 
 def _agreement(report: Mapping[str, Any]) -> str:
     by_juror = report["abstentions"]["by_juror"]
+    errors = (report.get("juror_errors") or {"by_juror": {}})["by_juror"]
     rows = "".join(
         f"<tr><td>{e(c)}</td><td class=\"num\">{fmt(cell['kappa'])}</td>"
         f"<td class=\"num\">{fmt(cell['observed'])}</td><td class=\"num\">{cell['subjects']}"
         f"</td><td class=\"num\">{sum(counts[c] for counts in by_juror.values())}</td>"
+        f"<td class=\"num\">{sum(counts[c] for counts in errors.values())}</td>"
         f"<td>{e(cell['note'] or '')}</td></tr>"
         for c, cell in report["agreement"].items())
-    juror_rows = "".join(
-        f"<tr><td><code>{e(j)}</code></td>"
-        + "".join(f'<td class="num">{counts.get(c, 0)}</td>' for c in CRITERIA) + "</tr>"
-        for j, counts in by_juror.items())
     return ("<h2>Jury agreement</h2><table><tr><th>criterion</th><th>Fleiss' kappa</th>"
-            "<th>observed agreement</th><th>summaries</th><th>abstentions</th><th>note</th></tr>"
-            + rows + "</table><table><tr><th>abstentions by juror</th>"
-            + "".join(f"<th>{e(c)}</th>" for c in CRITERIA) + "</tr>" + juror_rows + "</table>")
+            "<th>observed agreement</th><th>summaries</th><th>abstentions</th>"
+            "<th>errors (could not be asked)</th><th>note</th></tr>"
+            + rows + "</table>" + _by_juror("abstentions by juror", by_juror)
+            + _by_juror("errors by juror (could not be asked)", errors))
+
+
+def _by_juror(title: str, counts: Mapping[str, Mapping[str, int]]) -> str:
+    rows = "".join(
+        f"<tr><td><code>{e(j)}</code></td>"
+        + "".join(f'<td class="num">{by.get(c, 0)}</td>' for c in CRITERIA) + "</tr>"
+        for j, by in counts.items())
+    return (f"<table><tr><th>{e(title)}</th>" + "".join(f"<th>{e(c)}</th>" for c in CRITERIA)
+            + "</tr>" + rows + "</table>")
 
 
 def _sensitivity(report: Mapping[str, Any]) -> str:
@@ -244,9 +253,11 @@ def _result(result: Mapping[str, Any], anchor: str) -> str:
                 head = (f'<td rowspan="{len(cell["jurors"])}">{e(criterion)}<br>'
                         f'<span class="meta">mean {fmt(cell["mean"])} &middot; {status}'
                         "</span></td>")
+            shown = score if score is not None else (
+                "error" if juror.get("status") == "error" else "abstained")
             rows.append(f"<tr>{head}<td><code>{e(juror['juror'])}</code></td>"
                         f'<td class="score-{"none" if score is None else score}">'
-                        f"{'abstained' if score is None else score}</td>"
+                        f"{shown}</td>"
                         f'<td class="explanation">{e(juror["explanation"])}</td></tr>')
     if rows:
         parts.append("<table><tr><th>criterion</th><th>juror</th><th>score</th>"
@@ -284,7 +295,7 @@ def render_html(report: Mapping[str, Any]) -> str:
     body = "".join([
         _header(report), _gate(report), _ranking(report, index), _charts(report, index),
         _agreement(report), _sensitivity(report), _grid(report, models),
-        _drilldown(report, models)])
+        _drilldown(report, models), run_html(report)])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rwe.redact import KEY_VARIABLES, redact
-from pytest_rwe.report.aggregate import Record, aggregate, sorted_records
+from pytest_rwe.report.aggregate import Record, aggregate, juror_status, sorted_records
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.verdict import CRITERIA
 
@@ -70,8 +70,11 @@ def result_entry(record: Record) -> dict[str, Any]:
             "mean": mean, "threshold": threshold,
             "passed": mean is not None and threshold is not None and mean >= threshold,
             "abstentions": cell.get("abstentions", 0),
+            "errors": cell.get("errors", 0),
             "jurors": [{"juror": j["juror"], "score": j["score"],
-                        "explanation": j.get("explanation", "")} for j in cell["jurors"]],
+                        "explanation": j.get("explanation", ""),
+                        "status": juror_status(j), "error": j.get("error")}
+                       for j in cell["jurors"]],
         }
     summary = record.get("summary")
     return {
@@ -93,11 +96,13 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
                  models: Sequence[str] = (), jury: Sequence[str] = (),
                  thresholds: Mapping[str, float] | None = None,
                  prompts: Mapping[str, Any] | None = None,
-                 meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                 meta: Mapping[str, Any] | None = None,
+                 run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The whole report: run description, aggregates, and every result; redacted.
 
     ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
-    values; the plugin passes the real ones).
+    values; the plugin passes the real ones). ``run`` is the run section (calls, retries,
+    429s, each endpoint's concurrency: :meth:`pytest_rwe.progress.Progress.run_section`).
     """
     from pytest_rwe import __version__
 
@@ -125,9 +130,11 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "sensitivity": sections["sensitivity"],
         "agreement": sections["agreement"],
         "abstentions": sections["abstentions"],
+        "juror_errors": sections["juror_errors"],
         "badges": sections["badges"],
         "gate": sections["gate"],
         "results": [result_entry(r) for r in sorted_records(records)],
+        "run": dict(run) if run is not None else None,
     }
     redacted: dict[str, Any] = redact_deep(report)
     return redacted
