@@ -1,26 +1,58 @@
-"""Sweep benchmark: the suite on three vendor models judged by three vendor jurors.
+"""Sweep benchmark: the suite under real provider limits, pytest-rwe against the floor.
 
-Starts the fake server (250 ms per call, 16 concurrent calls per provider, 429 with
-Retry-After above that), runs ``pytest cases`` with one model and one juror per vendor, and
-prints the calls made, wall seconds, the lower bound (the busiest provider's calls x 0.25 s /
-16, plus the two-call dependency chain), their ratio, the 429s seen and peak memory; then
-the same sweep replayed from the store; then a synthetic 1,000-study x 3-model replay.
+The workload: ``cases/test_summaries.py`` on the 46 public studies with three vendor models
+(``openai/gpt-4.1-mini``, ``anthropic/claude-sonnet-4-20250514``, ``google/gemini-2.5-flash``)
+judged by three vendor jurors (``openai/o4-mini``, ``anthropic/claude-sonnet-4-20250514``,
+``google/gemini-2.5-pro``): 138 summaries, then 9 judge calls each, 1,380 calls. The fake
+server (``pytest_rwe.testing.fake_server``) speaks the three wire formats to the real SDKs;
+it answers each (model, study) with a summary of its own, so no two pairs share a text and
+the store cannot hide judge calls. Above its cap per provider it answers 429 + Retry-After.
 
-    python benchmarks/sweep.py                 # single process and -n 4
-    python benchmarks/sweep.py --workers 0     # one configuration
-    python benchmarks/sweep.py --synthetic 0   # skip the synthetic replay
+Scenarios (``--scenario``, repeatable; default: all):
 
-Numbers are recorded in docs/benchmarks.md.
+- ``cap16``: 250 ms per call, 16 at once per provider; pytest-rwe with its defaults against
+  the floor (``benchmarks/floor.py``: the three SDKs in a bare asyncio engine, a semaphore
+  of 16 per vendor, no store), interleaved, ``--runs`` times each. Target: pytest-rwe's
+  (wall - start-up) within 15 % of the floor's wall, CPU per call within 1.5 ms.
+- ``cap4`` and ``cap2``: 100 ms per call, 4 (2) at once; pytest-rwe with default options
+  (told nothing about the cap: ``--rwe-concurrency`` stays 16) against the floor with its
+  semaphore set to the true cap. Target: every call made once, nothing failed, no juror
+  error or abstention, (wall - start-up) within 25 % of the floor.
+- ``xdist``: ``cap16`` under ``-n 2`` and ``-n 4`` (pytest-rwe only).
+- ``two-runs``: two pytest runs on one store, started together (cap 16, 250 ms). Target:
+  both green, the distinct calls paid once (at most 1 % extra), no 429.
+- ``killed-leader``: ``-n 2``; the worker that makes the calls is killed with SIGKILL once
+  300 calls are answered. Target: the run finishes by itself, only the killed worker's
+  in-flight tests fail, nothing stored is called again.
+- ``rules``: the rules juror's seconds per summary at 50 to 800 outcomes (in process), and
+  a cap-16 sweep with ``builtin/rules`` as a fourth juror and an 800-outcome study added:
+  when do the other pairs' calls finish, with and without the big study.
+- ``replay``: the cap16 store replayed (``--rwe-record none``), one process and ``-n 4``.
+- ``synthetic``: 1,000 generated studies x 3 models replayed from a prefilled store.
+
+"Start-up" is the same pytest command, with the same workers, selecting no test and calling
+nothing (``--rwe-record none -k <no test>``); its wall and CPU are subtracted. CPU is the
+user + system time of pytest and its workers (``RUSAGE_CHILDREN``), per call made.
+The machine's load (``/proc/loadavg``) is printed with every run.
+
+    python benchmarks/sweep.py                              # everything, 3 runs each
+    python benchmarks/sweep.py --scenario cap4 --runs 5     # one scenario
+    python benchmarks/sweep.py --json out.json              # also keep the raw results
+
+Figures and their commands are in docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
 import re
 import resource
+import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,10 +60,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pytest_rwe.testing.fake_server import FakeServer
 
 ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "cases" / "studies"
 MODELS = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-20250514", "google/gemini-2.5-flash")
 JURY = ("openai/o4-mini", "anthropic/claude-sonnet-4-20250514", "google/gemini-2.5-pro")
 FAKE_KEYS = {"OPENAI_API_KEY": "sk-bench-0123456789abcdef",
@@ -39,39 +73,51 @@ FAKE_KEYS = {"OPENAI_API_KEY": "sk-bench-0123456789abcdef",
              "GEMINI_API_KEY": "AIzaBench0123456789abcdefghijklmnopqrstu"}
 TEST_FILE = ROOT / "cases" / "test_summaries.py"
 NOTHING = "rwe_benchmark_selects_no_test"
+SCENARIOS = ("cap16", "cap4", "cap2", "xdist", "two-runs", "killed-leader", "rules", "replay",
+             "synthetic")
 
 
-def run_pytest(args: list[str], env: dict[str, str]) -> tuple[float, float | None, str, int]:
-    """Run pytest; return wall seconds, pytest's own duration, output, peak RSS in MB."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
+# -- running things -------------------------------------------------------------------------
+def load() -> str:
+    """The machine's load averages (1, 5, 15 min), as /proc/loadavg says."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_pytest(args: list[str], env: dict[str, str]) -> dict[str, Any]:
+    """Run pytest; wall seconds, CPU seconds (it and its workers), output, peak RSS (MB)."""
+    cpu, start = children_cpu(), time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "pytest", *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
-    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) // 1024
-    match = re.search(r" in ([0-9.]+)s", proc.stdout.splitlines()[-1] if proc.stdout else "")
-    return wall, float(match.group(1)) if match else None, proc.stdout + proc.stderr, peak
-
-
-def sdk_import_seconds() -> float:
-    """How long importing the three vendor SDKs takes in a fresh interpreter (median of 3)."""
-    code = ("import time; t = time.perf_counter(); import openai, anthropic, google.genai; "
-            "print(time.perf_counter() - t)")
-    runs = sorted(float(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                       text=True, check=True).stdout) for _ in range(3))
-    return runs[1]
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+    return {"wall_s": wall, "cpu_s": children_cpu() - cpu, "output": proc.stdout + proc.stderr,
+            "returncode": proc.returncode, "peak_rss_mb": peak}
 
 
 def outcome_line(output: str) -> str:
-    lines = [line for line in output.splitlines() if re.search(r"\d+ (passed|failed|error)", line)]
+    lines = [line for line in output.splitlines()
+             if re.search(r"\d+ (passed|failed|error)", line)]
     return lines[-1].strip("= ") if lines else output[-400:]
+
+
+def counted(output: str, word: str) -> int:
+    match = re.search(rf"(\d+) {word}", outcome_line(output))
+    return int(match.group(1)) if match else 0
 
 
 def summaries_by_model(cases: Path) -> Callable[[str, str, str], str | None]:
     """A fake-server responder: each model's own summary of the study in the prompt.
 
-    Distinct summaries per model make distinct judge requests, as real models would (the
-    server's default summary is one text for every study and model).
+    The builtin summary of the study, signed by the model, so every (model, study) pair has
+    a text of its own, as real models would (the server's default is one text for all).
     """
     from pytest_rwe.study import load_folder
     from pytest_rwe.summarizer import summarize
@@ -84,53 +130,285 @@ def summaries_by_model(cases: Path) -> Callable[[str, str, str], str | None]:
             return None  # a judge prompt: the server's passing verdict
         for question, summary in by_question.items():
             if question in prompt:
-                return f"{summary} (Written by the {provider} model.)"
+                return f"{summary} (Written by {provider}/{model}.)"
         return None
 
     return respond
 
 
-def sweep(cases: Path, workers: int, latency: float, cap: int, store: Path) -> dict[str, object]:
-    base = ["-q", "-p", "no:cacheprovider", str(TEST_FILE), "--rwe-cases", str(cases),
-            "--rwe-jury", ",".join(JURY), "--rwe-store", str(store), "--rwe-concurrency", str(cap)]
-    base += [arg for model in MODELS for arg in ("--rwe-model", model)]
-    if workers:
-        base += ["-n", str(workers)]
+def pytest_args(store: Path, *, workers: int = 0, jury: tuple[str, ...] = JURY,
+                cases: Path = CASES, extra: tuple[str, ...] = ()) -> list[str]:
+    args = ["-q", "-p", "no:cacheprovider", str(TEST_FILE), "--rwe-cases", str(cases),
+            "--rwe-jury", ",".join(jury), "--rwe-store", str(store), *extra]
+    args += [arg for model in MODELS for arg in ("--rwe-model", model)]
+    return args + (["-n", str(workers)] if workers else [])
+
+
+def server_counts(server: FakeServer) -> dict[str, Any]:
+    answered = Counter(r.provider for r in server.requests if r.status == 200)
+    return {"calls": sum(answered.values()), "per_provider": dict(answered),
+            "rate_limited_429": server.rate_limited(),
+            "duplicates": len(server.duplicate_requests()),
+            "max_in_flight": server.stats()["max_in_flight"]}
+
+
+def report_counts(folder: Path) -> dict[str, Any]:
+    """Abstentions, juror errors and the run section of a run's report.json."""
+    try:
+        report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    run = report.get("run") or {}
+    return {"abstentions": report["abstentions"]["total"],
+            "juror_errors": (report.get("juror_errors") or {}).get("total"),
+            "concurrency": {k.partition("@")[0]: {"peak": v["peak"], "final": v["final"],
+                                                  "lowest": v["lowest"]}
+                            for k, v in (run.get("endpoints") or {}).items()}}
+
+
+def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
+            extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """One live pytest-rwe run on a fresh store (start-up measured first)."""
+    with tempfile.TemporaryDirectory() as tmp, FakeServer(
+            latency_s=latency, concurrency_cap=cap, retry_after_s=1.0, keep_bodies=False,
+            responder=summaries_by_model(cases)) as server:
+        store, reports = Path(tmp) / "store", Path(tmp) / "report"
+        env = {**os.environ, **FAKE_KEYS, **server.env()}
+        args = pytest_args(store, workers=workers, cases=cases, extra=extra)
+        startup = run_pytest([*args, "--rwe-record", "none", "-k", NOTHING], env)
+        before = load()
+        live = run_pytest([*args, "--rwe-report", str(reports)], env)
+        counts = server_counts(server)
+    calls = counts["calls"]
+    return {
+        "load_before": before, "wall_s": round(live["wall_s"], 2),
+        "startup_s": round(startup["wall_s"], 2),
+        "wall_minus_startup_s": round(live["wall_s"] - startup["wall_s"], 2),
+        "cpu_s": round(live["cpu_s"], 2), "startup_cpu_s": round(startup["cpu_s"], 2),
+        "cpu_ms_per_call": round(1000 * (live["cpu_s"] - startup["cpu_s"]) / max(1, calls), 2),
+        **counts, **report_counts(reports),
+        "failed": counted(live["output"], "failed"), "errors": counted(live["output"], "error"),
+        "outcome": outcome_line(live["output"]), "peak_rss_mb": live["peak_rss_mb"],
+    }
+
+
+def floor_run(cases: Path, latency: float, cap: int, semaphore: int) -> dict[str, Any]:
+    """One run of the floor engine against a fresh fake server."""
     with FakeServer(latency_s=latency, concurrency_cap=cap, retry_after_s=1.0,
                     keep_bodies=False, responder=summaries_by_model(cases)) as server:
         env = {**os.environ, **FAKE_KEYS, **server.env()}
-        # pytest start-up: the same command (same workers) with no test to run and nothing
-        # to call; --collect-only would not do, since xdist does not start workers for it
-        startup, _, _, _ = run_pytest([*base, "--rwe-record", "none", "-k", NOTHING], env)
-        sdk = sdk_import_seconds()
-        wall, _, output, peak = run_pytest(base, env)
-        requests = server.requests
-        per_provider = Counter(r.provider for r in requests if r.status == 200)
-        calls = sum(per_provider.values())
-        busiest = max(per_provider.values()) if per_provider else 0
-        lower = busiest * latency / cap + 2 * latency
-        live = {
-            "workers": workers, "calls": calls, "per_provider": dict(per_provider),
-            "rate_limited_429": server.rate_limited(),
-            "duplicates": len(server.duplicate_requests()),
-            "wall_s": round(wall, 2), "startup_s": round(startup, 2),
-            "lower_bound_s": round(lower, 2), "ratio": round(wall / lower, 2) if lower else None,
-            "ratio_after_startup": round((wall - startup) / lower, 2) if lower else None,
-            # a live run also imports the vendor SDKs once (the plugin starts that at
-            # configure); collect-only does not, so it is measured on its own
-            "sdk_import_s": round(sdk, 2),
-            "ratio_after_startup_and_sdk_import": (
-                round((wall - startup - sdk) / lower, 2) if lower else None),
-            "peak_rss_mb": peak, "outcome": outcome_line(output),
-        }
+        before = load()
+        proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "floor.py"),
+                               "--cap", str(semaphore), "--cases", str(cases)],
+                              env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+        counts = server_counts(server)
+    return {"load_before": before, **json.loads(proc.stdout.splitlines()[-1]), **counts}
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {"median": round(statistics.median(values), 3), "min": round(min(values), 3),
+            "max": round(max(values), 3)}
+
+
+# -- scenarios ------------------------------------------------------------------------------
+def against_floor(name: str, latency: float, cap: int, runs: int, cases: Path,
+                  ratio_target: float) -> dict[str, Any]:
+    """pytest-rwe (defaults: told nothing about the cap) and the floor (semaphore = cap),
+    interleaved, ``runs`` times each."""
+    rwe, floor = [], []
+    for i in range(runs):
+        order = ("rwe", "floor") if i % 2 == 0 else ("floor", "rwe")
+        for which in order:
+            if which == "rwe":
+                rwe.append(rwe_run(cases, latency, cap))
+                print(json.dumps({name: {"pytest-rwe": rwe[-1]}}), flush=True)
+            else:
+                floor.append(floor_run(cases, latency, cap, cap))
+                print(json.dumps({name: {"floor": floor[-1]}}), flush=True)
+    ratios = [r["wall_minus_startup_s"] / f["wall_s"] for r, f in zip(rwe, floor, strict=True)]
+    cpu_gap = [r["cpu_ms_per_call"] - f["cpu_ms_per_call"]
+               for r, f in zip(rwe, floor, strict=True)]
+    clean = all(r["calls"] == 1380 and r["duplicates"] == 0 and r["failed"] == 0
+                and r["errors"] == 0 and not r.get("abstentions") and not r.get("juror_errors")
+                for r in rwe)
+    summary = {
+        "what": f"fake server {latency * 1000:.0f} ms per call, at most {cap} at once per "
+                f"provider; pytest-rwe with default options, floor with a semaphore of {cap}",
+        "rwe_wall_minus_startup_s": spread([r["wall_minus_startup_s"] for r in rwe]),
+        "floor_wall_s": spread([f["wall_s"] for f in floor]),
+        "ratio_rwe_to_floor": spread(ratios), "ratio_target": ratio_target,
+        "rwe_cpu_ms_per_call": spread([r["cpu_ms_per_call"] for r in rwe]),
+        "floor_cpu_ms_per_call": spread([f["cpu_ms_per_call"] for f in floor]),
+        "cpu_ms_per_call_over_floor": spread(cpu_gap),
+        "rwe_429s": spread([r["rate_limited_429"] for r in rwe]),
+        "every_call_once_and_clean": clean,
+        "loads": [r["load_before"] for r in rwe] + [f["load_before"] for f in floor],
+    }
+    return {"runs": {"pytest-rwe": rwe, "floor": floor}, "summary": summary}
+
+
+def xdist(runs: int, cases: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for workers in (2, 4):
+        results = [rwe_run(cases, 0.25, 16, workers=workers) for _ in range(runs)]
+        for result in results:
+            print(json.dumps({f"xdist-n{workers}": result}), flush=True)
+        out[f"n{workers}"] = {"runs": results, "summary": {
+            "wall_minus_startup_s": spread([r["wall_minus_startup_s"] for r in results]),
+            "cpu_ms_per_call": spread([r["cpu_ms_per_call"] for r in results]),
+            "calls": [r["calls"] for r in results], "outcomes": [r["outcome"] for r in results]}}
+    return out
+
+
+def two_runs(runs: int, cases: Path) -> dict[str, Any]:
+    results = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp, FakeServer(
+                latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
+                responder=summaries_by_model(cases)) as server:
+            env = {**os.environ, **FAKE_KEYS, **server.env()}
+            args = [sys.executable, "-m", "pytest", *pytest_args(Path(tmp) / "store",
+                                                                  cases=cases)]
+            before, start = load(), time.perf_counter()
+            procs = [subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True) for _ in range(2)]
+            outputs = [p.communicate()[0] for p in procs]
+            wall = time.perf_counter() - start
+            counts = server_counts(server)
+        result = {"load_before": before, "wall_s": round(wall, 2), **counts,
+                  "extra_calls_pct": round(100 * (counts["calls"] - 1380) / 1380, 2),
+                  "outcomes": [outcome_line(o) for o in outputs],
+                  "both_green": all(p.returncode == 0 for p in procs)}
+        print(json.dumps({"two-runs": result}), flush=True)
+        results.append(result)
+    return {"runs": results, "summary": {
+        "what": "two pytest runs of the sweep on one store, started together; cap 16, 250 ms",
+        "both_green": all(r["both_green"] for r in results),
+        "extra_calls_pct": spread([r["extra_calls_pct"] for r in results]),
+        "rate_limited_429": [r["rate_limited_429"] for r in results],
+        "duplicates": [r["duplicates"] for r in results]}}
+
+
+def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
+    results = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp, FakeServer(
+                latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
+                responder=summaries_by_model(cases)) as server:
+            store = Path(tmp) / "store"
+            env = {**os.environ, **FAKE_KEYS, **server.env()}
+            args = [sys.executable, "-m", "pytest", *pytest_args(store, workers=2, cases=cases)]
+            before, start = load(), time.perf_counter()
+            proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+            killed = None
+            while proc.poll() is None and killed is None:
+                time.sleep(0.05)
+                if sum(1 for r in server.requests if r.status == 200) >= 300:
+                    killed = _kill_leader(store)
+            try:
+                output = proc.communicate(timeout=600)[0]
+                finished = True
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                output, finished = proc.communicate()[0], False
+            wall = time.perf_counter() - start
+            counts = server_counts(server)
+        result = {"load_before": before, "killed_pid": killed, "finished_by_itself": finished,
+                  "wall_s": round(wall, 2), **counts, "outcome": outcome_line(output),
+                  "failed": counted(output, "failed"), "errors": counted(output, "error"),
+                  "crash_lines": [line for line in output.splitlines()
+                                  if "crashed" in line or "replacing crashed" in line][:6]}
+        print(json.dumps({"killed-leader": result}), flush=True)
+        results.append(result)
+    return {"runs": results, "summary": {
+        "what": "-n 2, SIGKILL of the worker that makes the calls after 300 answered calls",
+        "finished_by_itself": all(r["finished_by_itself"] for r in results),
+        "failed_tests": [r["failed"] for r in results],
+        "errors": [r["errors"] for r in results],
+        "duplicates": [r["duplicates"] for r in results]}}
+
+
+def _kill_leader(store: Path) -> int | None:
+    for note in (store / ".locks").glob("run-*.leader"):
+        try:
+            pid = int(json.loads(note.read_text())["pid"])
+        except (OSError, ValueError, KeyError):
+            continue
+        os.kill(pid, signal.SIGKILL)
+        return pid
+    return None
+
+
+def rules_scale(cases: Path) -> dict[str, Any]:
+    """The rules juror's seconds per summary by outcome count, then its effect on a sweep."""
+    from benchmarks.big_study import big_study_raw
+    from pytest_rwe.rules import judge
+    from pytest_rwe.study import parse_study
+    from pytest_rwe.summarizer import summarize
+    from pytest_rwe.verdict import CRITERIA
+
+    scale = {}
+    for n in (50, 100, 200, 400, 800):
+        study = parse_study(big_study_raw(n), Path(f"big_{n}.json"))
+        text = summarize(study)
+        start = time.perf_counter()
+        for criterion in CRITERIA:
+            judge(study, text, criterion)
+        scale[n] = round(time.perf_counter() - start, 3)
+        print(json.dumps({"rules_seconds_per_summary": {n: scale[n]}}), flush=True)
+    flows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        big = Path(tmp) / "studies"
+        big.mkdir()
+        for path in cases.glob("*.json"):
+            (big / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        (big / "big_800.json").write_text(json.dumps(big_study_raw(800)), encoding="utf-8")
+        for name, folder in (("46 studies", cases), ("46 studies + 800 outcomes", big)):
+            flows[name] = _flow(folder, Path(tmp) / f"store-{len(flows)}")
+            print(json.dumps({"rules_flow": {name: flows[name]}}), flush=True)
+    return {"seconds_per_summary_by_outcomes": scale, "flow": flows, "summary": {
+        "what": "rules juror, 3 criteria of the template summary, in process; then the cap-16 "
+                "sweep with builtin/rules as a 4th juror, with and without an 800-outcome study",
+        "seconds_at_800": scale[800]}}
+
+
+def _flow(cases: Path, store: Path) -> dict[str, Any]:
+    with FakeServer(latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
+                    responder=summaries_by_model(cases)) as server:
+        env = {**os.environ, **FAKE_KEYS, **server.env()}
+        started = time.monotonic()
+        result = run_pytest(pytest_args(store, cases=cases, jury=(*JURY, "builtin/rules")), env)
+        times = sorted(r.at - started for r in server.requests)
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    return {"wall_s": round(result["wall_s"], 2), "calls": len(times),
+            "last_vendor_answer_s": round(times[-1], 2) if times else None,
+            "longest_gap_between_answers_s": round(max(gaps), 2) if gaps else None,
+            "outcome": outcome_line(result["output"])}
+
+
+def replay(cases: Path) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp, FakeServer(
+            latency_s=0.25, concurrency_cap=16, keep_bodies=False,
+            responder=summaries_by_model(cases)) as server:
+        store = Path(tmp) / "store"
+        env = {**os.environ, **FAKE_KEYS, **server.env()}
+        run_pytest(pytest_args(store, cases=cases), env)
         server.reset()
-        r_wall, r_test, r_output, r_peak = run_pytest([*base, "--rwe-record", "none"], env)
-        replay = {"wall_s": round(r_wall, 2), "test_s": r_test, "calls": len(server.requests),
-                  "peak_rss_mb": r_peak, "outcome": outcome_line(r_output)}
-    return {"live": live, "replay": replay}
+        out = {}
+        for workers in (0, 4):
+            result = run_pytest([*pytest_args(store, workers=workers, cases=cases),
+                                 "--rwe-record", "none"], env)
+            match = re.search(r" in ([0-9.]+)s", outcome_line(result["output"]))
+            out[f"n{workers}"] = {"wall_s": round(result["wall_s"], 2),
+                                  "test_s": float(match.group(1)) if match else None,
+                                  "calls": len(server.requests),
+                                  "outcome": outcome_line(result["output"])}
+            print(json.dumps({"replay": out}), flush=True)
+    return out
 
 
-def synthetic_replay(count: int, workers: int) -> dict[str, object]:
+def synthetic_replay(count: int) -> dict[str, Any]:
     """Prefill a store for ``count`` generated studies x 3 models, then replay the suite."""
     from benchmarks.prefill import prefill_store, write_studies
 
@@ -140,42 +418,99 @@ def synthetic_replay(count: int, workers: int) -> dict[str, object]:
         start = time.perf_counter()
         written = prefill_store(studies, MODELS, JURY, store)
         prefill_s = time.perf_counter() - start
-        args = ["-q", "-p", "no:cacheprovider", str(TEST_FILE), "--rwe-cases", str(cases),
-                "--rwe-jury", ",".join(JURY), "--rwe-store", str(store), "--rwe-record", "none"]
-        args += [arg for model in MODELS for arg in ("--rwe-model", model)]
-        if workers:
-            args += ["-n", str(workers)]
         env = {**os.environ, **FAKE_KEYS, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
                "ANTHROPIC_BASE_URL": "http://127.0.0.1:9",
                "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:9"}  # nothing listens: replay only
-        wall, test_s, output, peak = run_pytest(args, env)
-    return {"studies": count, "models": len(MODELS), "workers": workers,
-            "stored_responses": written, "prefill_s": round(prefill_s, 1),
-            "wall_s": round(wall, 2), "test_s": test_s, "peak_rss_mb": peak,
-            "outcome": outcome_line(output)}
+        result = run_pytest([*pytest_args(store, cases=cases), "--rwe-record", "none"], env)
+    match = re.search(r" in ([0-9.]+)s", outcome_line(result["output"]))
+    return {"studies": count, "stored_responses": written, "prefill_s": round(prefill_s, 1),
+            "wall_s": round(result["wall_s"], 2),
+            "test_s": float(match.group(1)) if match else None,
+            "peak_rss_mb": result["peak_rss_mb"], "outcome": outcome_line(result["output"])}
+
+
+# -- the summary ----------------------------------------------------------------------------
+def verdicts(results: dict[str, Any]) -> list[str]:
+    """One line per target: the figure, the target, met or not."""
+    lines = []
+
+    def mark(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    for name, target in (("cap16", 1.15), ("cap4", 1.25), ("cap2", 1.25)):
+        if name not in results:
+            continue
+        s = results[name]["summary"]
+        ratio = s["ratio_rwe_to_floor"]
+        line = (f"{name}: (wall - start-up) / floor = {ratio['median']:.2f} "
+                f"[{ratio['min']:.2f}-{ratio['max']:.2f}], target <= {target}: "
+                f"{mark(ratio['median'] <= target)}")
+        gap = s["cpu_ms_per_call_over_floor"]
+        line += (f"; CPU per call {s['rwe_cpu_ms_per_call']['median']:.2f} ms vs floor "
+                 f"{s['floor_cpu_ms_per_call']['median']:.2f} ms (+{gap['median']:.2f})")
+        if name == "cap16":
+            line += f", target <= +1.5 ms: {mark(gap['median'] <= 1.5)}"
+        else:
+            line += f"; every call once, 0 failed/errors/abstentions: " \
+                    f"{mark(s['every_call_once_and_clean'])}"
+        lines.append(line + f" (loads {', '.join(s['loads'])})")
+    if "two-runs" in results:
+        s = results["two-runs"]["summary"]
+        ok = (s["both_green"] and s["extra_calls_pct"]["max"] <= 1.0
+              and not any(s["rate_limited_429"]))
+        lines.append(f"two-runs: both green {s['both_green']}, extra calls "
+                     f"{s['extra_calls_pct']['max']:.2f}% (<= 1%), 429s {s['rate_limited_429']}"
+                     f": {mark(ok)}")
+    if "killed-leader" in results:
+        s = results["killed-leader"]["summary"]
+        ok = s["finished_by_itself"] and not any(s["duplicates"])
+        lines.append(f"killed-leader: finished by itself {s['finished_by_itself']}, failed "
+                     f"tests {s['failed_tests']}, duplicates {s['duplicates']}: {mark(ok)}")
+    if "rules" in results:
+        s = results["rules"]["summary"]
+        lines.append(f"rules: {s['seconds_at_800']:.2f} s per summary at 800 outcomes "
+                     f"(target <= 1 s: {mark(s['seconds_at_800'] <= 1.0)}; the juror's "
+                     "algorithm is the jury workstream's)")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workers", type=int, action="append",
-                        help="xdist workers (0 = single process); repeatable (default 0 and 4)")
-    parser.add_argument("--latency", type=float, default=0.25)
-    parser.add_argument("--cap", type=int, default=16)
-    parser.add_argument("--cases", type=Path, default=ROOT / "cases" / "studies")
-    parser.add_argument("--synthetic", type=int, default=1000,
-                        help="studies in the synthetic replay (0 to skip)")
+    parser.add_argument("--scenario", action="append", choices=SCENARIOS,
+                        help="repeatable; default: every scenario")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measured configuration")
+    parser.add_argument("--cases", type=Path, default=CASES)
+    parser.add_argument("--synthetic", type=int, default=1000, help="studies (synthetic)")
+    parser.add_argument("--json", type=Path, help="write every result to this file")
     args = parser.parse_args(argv)
-    results: dict[str, object] = {"machine": {"cpus": os.cpu_count()}}
-    for workers in args.workers or [0, 4]:
-        with tempfile.TemporaryDirectory() as store:
-            result = sweep(args.cases, workers, args.latency, args.cap, Path(store))
-        results[f"sweep_n{workers}"] = result
-        print(json.dumps({f"sweep_n{workers}": result}, indent=2), flush=True)
-    if args.synthetic:
-        for workers in (0,):
-            result = synthetic_replay(args.synthetic, workers)
-            results[f"synthetic_replay_n{workers}"] = result
-            print(json.dumps({f"synthetic_replay_n{workers}": result}, indent=2), flush=True)
+    wanted = args.scenario or list(SCENARIOS)
+    results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_at_start": load()}}
+    for name in wanted:
+        if name in ("cap16", "cap4", "cap2"):
+            latency, cap = (0.25, 16) if name == "cap16" else (0.1, int(name[3:]))
+            results[name] = against_floor(name, latency, cap, args.runs, args.cases,
+                                          1.15 if name == "cap16" else 1.25)
+        elif name == "xdist":
+            results[name] = xdist(args.runs, args.cases)
+        elif name == "two-runs":
+            results[name] = two_runs(args.runs, args.cases)
+        elif name == "killed-leader":
+            results[name] = killed_leader(args.runs, args.cases)
+        elif name == "rules":
+            results[name] = rules_scale(args.cases)
+        elif name == "replay":
+            results[name] = replay(args.cases)
+        else:
+            results[name] = synthetic_replay(args.synthetic)
+        print(json.dumps({name: results[name].get("summary", results[name])}, indent=2),
+              flush=True)
+    results["machine"]["load_at_end"] = load()
+    print("\n== targets (issue 11), load at start " + results["machine"]["load_at_start"]
+          + ", at end " + results["machine"]["load_at_end"])
+    for line in verdicts(results):
+        print(line)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
     return 0
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -82,6 +83,7 @@ class RecordedRequest:
     body: Mapping[str, Any] | None
     status: int
     fault: str | None = None
+    at: float = 0.0  # when it was answered (time.monotonic())
 
 
 @dataclass
@@ -262,7 +264,7 @@ class FakeServer:
         return None
 
     def _record(self, fields: Mapping[str, Any], *, status: int, fault: str | None) -> None:
-        request = RecordedRequest(**fields, status=status, fault=fault)
+        request = RecordedRequest(**fields, status=status, fault=fault, at=time.monotonic())
         with self._lock:
             self._state.requests.append(request)
 
