@@ -35,17 +35,9 @@ from typing import Any, Literal
 from pytest_rwe.leader import Deferral, DeferredCallFailed
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store_budget import StoreBudget
+from pytest_rwe.store_flight import FlightLocks, flight_locks
 from pytest_rwe.store_key import prompt_sha256, request_key, store_key
-from pytest_rwe.store_lock import (
-    LockInfo,
-    atomic_write_text,
-    break_lock,
-    ensure_gitignore,
-    owner_dead,
-    read_lock,
-    release_lock,
-    try_lock,
-)
+from pytest_rwe.store_lock import LockInfo, atomic_write_text, ensure_gitignore, owner_dead
 from pytest_rwe.store_record import (
     CallKind,
     CallLabel,
@@ -136,7 +128,8 @@ class ResponseStore:
     most ``wait_timeout`` seconds, then the model is called anyway (with a warning naming the
     lock). A lock whose owner died or stopped working, or older than ``stale_lock_after``
     seconds, is broken. ``shared=False`` says no other process uses the store (the caller
-    dedupes in memory), so claims skip the lock files.
+    dedupes in memory), so claims skip the locks. ``locks`` chooses how keys are locked
+    (default: :func:`pytest_rwe.store_flight.flight_locks`).
     """
 
     def __init__(
@@ -150,6 +143,7 @@ class ResponseStore:
         poll_interval: float = 0.05,
         shared: bool = True,
         registry: StoreBudget | None = None,
+        locks: FlightLocks | None = None,
     ) -> None:
         if mode not in RECORD_MODES:
             raise ValueError(f"record mode {mode!r}; use one of {', '.join(RECORD_MODES)}")
@@ -161,6 +155,7 @@ class ResponseStore:
         self.poll_interval = poll_interval
         self.shared = shared
         self.registry = registry
+        self._locks = locks  # None: record locks where they work, else lock files
         self._watchers: dict[asyncio.AbstractEventLoop, LockWatcher] = {}
         self._owners: dict[tuple[str, int, int | None], tuple[OwnerState, float]] = {}
         self._mutex = threading.Lock()
@@ -173,8 +168,8 @@ class ResponseStore:
         """Where the response of ``call`` under ``key`` is (or would be) stored."""
         return self.root / call.relative_path(key)
 
-    def _lock_path(self, key: str) -> Path:
-        return self.root / ".locks" / f"{key}.lock"
+    def _stale_owner_s(self) -> float:
+        return self.registry.stale_after_s if self.registry is not None else 0.0
 
     # -- reading -------------------------------------------------------------------------
     @property
@@ -278,29 +273,36 @@ class ResponseStore:
     # -- single flight -------------------------------------------------------------------
     def _try_claim(self, call: CallLabel, key: str) -> Claim | LockInfo | None:
         """One non-blocking attempt: the claim, or what holds the key's lock (its owner's
-        info; None when that cannot be read)."""
+        info; None when that cannot be told)."""
         hit = self._read(call, key)
         if hit is not None:
             return Claim(call, key, hit)
         if not self.shared:
             return Claim(call, key, None)  # this process alone: nobody to wait for
-        lock = self._lock_path(key)
+        locks = self.locks
         for _ in range(2):  # a second attempt right after breaking a stale lock
-            info = try_lock(lock, self.run_id)
-            if info is not None:
+            token = locks.acquire(key, self.run_id)
+            if token is not None:
                 # The owner before us may have saved and released between our read and lock.
                 hit = self._read(call, key)
                 if hit is not None:
-                    release_lock(lock, info.token)
+                    locks.release(key, token)
                     return Claim(call, key, hit)
                 with self._mutex:
-                    self._held[key] = info.token
-                return Claim(call, key, None, self, info.token)
+                    self._held[key] = token
+                return Claim(call, key, None, self, token)
             hung = self.registry.hung if self.registry is not None else None
-            if not break_lock(lock, self.stale_lock_after, hung):
-                return read_lock(lock)
+            if not locks.break_if_stale(key, self.stale_lock_after, hung):
+                return locks.holder(key)
             self._count("broken_locks")
-        return read_lock(lock)
+        return locks.holder(key)
+
+    @property
+    def locks(self) -> FlightLocks:
+        """The cross-process key locks of this store (record locks, or lock files)."""
+        if self._locks is None:
+            self._locks = flight_locks(self.root)
+        return self._locks
 
     def _owner_state(self, owner: LockInfo) -> OwnerState:
         # many waiters share one owner (another run): ask about it a few times a second only
@@ -353,15 +355,24 @@ class ResponseStore:
             attempt = self._try_claim(call, key)
             if isinstance(attempt, Claim):
                 return self._claimed(attempt, waited)
-            if attempt is not None and self._owner_state(attempt) == "working":
+            state = self._owner_state(attempt) if attempt is not None else "unknown"
+            if state == "working":
                 # its owner is alive and beating: it will answer or give up within its own
                 # bounds (--rwe-deadline, --rwe-max-attempts), so wait as long as it works
                 deadline = time.monotonic() + self.wait_timeout
+            elif state == "gone":
+                # alive but stopped working (no heartbeat), and its lock cannot be broken
+                self._count("broken_locks")
+                warnings.warn(StoreWarning(
+                    f"{_owner(attempt)} holds the {call.describe()} of {call.model} on "
+                    f"study {call.study_id} but has stopped working (no heartbeat for "
+                    f"{self._stale_owner_s():g} s); calling the model here"), stacklevel=2)
+                return self._claimed(Claim(call, key, None), waited=True)
             elif time.monotonic() >= deadline:
                 # The owner may be stuck; a duplicate call beats a test that never ends.
                 self._count("wait_timeouts")
                 warnings.warn(StoreWarning(
-                    f"{self._lock_path(key)}: waited {self.wait_timeout:g} s for "
+                    f"{self.root}: waited {self.wait_timeout:g} s for "
                     f"{_owner(attempt)} to make the {call.describe()} of {call.model} on "
                     f"study {call.study_id}, and cannot tell whether it still works on it; "
                     "calling the model here"), stacklevel=2)
@@ -396,8 +407,7 @@ class ResponseStore:
         loop = asyncio.get_running_loop()
         watcher = self._watchers.get(loop)
         if watcher is None:
-            watcher = self._watchers[loop] = LockWatcher(self.root / ".locks",
-                                                         self._owner_state)
+            watcher = self._watchers[loop] = LockWatcher(self.locks.held, self._owner_state)
         return watcher
 
     def waiting(self) -> int:
@@ -455,7 +465,7 @@ class ResponseStore:
             if self._held.get(key) != token:
                 return
             del self._held[key]
-        release_lock(self._lock_path(key), token)
+        self.locks.release(key, token)
 
     def close(self) -> None:
         """Release every lock this object still holds (e.g. at the end of a session)."""
@@ -476,9 +486,10 @@ class Wait:
 
 
 def _owner(info: LockInfo | None) -> str:
-    if info is None:
+    if info is None or info.pid <= 0:
         return "the process that holds it"
-    return f"process {info.pid} on {info.host} (run {info.run_id})"
+    run = f" (run {info.run_id})" if info.run_id else ""
+    return f"process {info.pid} on {info.host}{run}"
 
 
 def _advance(attempts: Generator[Wait, None, Claim]) -> Wait | Claim:

@@ -1,8 +1,13 @@
 """File primitives of the response store: atomic writes and cross-process lock files.
 
 Both work on any local POSIX or Windows filesystem with no extra dependency:
-- an entry is written to a temporary file in its own directory, flushed, fsync'ed and moved
-  over the target with ``os.replace`` (atomic), so a killed run never leaves a torn entry;
+- an entry is written to a temporary file in its own directory and moved over the target
+  with ``os.replace`` (atomic), so a killed run never leaves a torn entry, and an entry
+  written is there for the next run however the process ends (killed, out of memory,
+  interrupted): the kernel has it. Entries are not fsync'ed: that would only guard against
+  the machine itself crashing, costs system time on every call, and a file a crash did tear
+  is detected when read (:func:`pytest_rwe.store_record.decode_record`) and recorded again,
+  never used;
 - a lock is a file created with ``O_CREAT | O_EXCL`` (exactly one creator wins) holding the
   owner's pid, its start time, host name, creation time and a random token. A lock whose
   owner is dead (same host) or that is older than a timeout is stale and may be broken.
@@ -32,21 +37,26 @@ TORN_LOCK_GRACE_S = 5.0
 
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically: readers see the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     # Hidden, unique and in the same directory (same filesystem), so os.replace is atomic and
     # a leftover from a killed run never looks like an entry.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            data = text.encode("utf-8")
+            while data:
+                data = data[os.write(fd, data):]
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    _fsync_dir(path.parent)
 
 
 _GITIGNORE = "# Created by pytest-rwe: transient files of the response store.\n.locks/\n.*.tmp\n"
@@ -61,22 +71,6 @@ def ensure_gitignore(root: Path) -> None:
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(_GITIGNORE)
-
-
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename itself durable on POSIX; not possible (nor needed) on Windows.
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 @dataclass(frozen=True)

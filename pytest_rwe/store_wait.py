@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from pytest_rwe.store_lock import LockInfo
@@ -33,9 +31,10 @@ def owner_key(info: LockInfo) -> OwnerKey:
 class LockWatcher:
     """Wakes waiters when their key's lock file goes away or its owner is gone."""
 
-    def __init__(self, folder: Path, owner_state: Callable[[LockInfo], OwnerState], *,
+    def __init__(self, held: Callable[[Iterable[str]], set[str]],
+                 owner_state: Callable[[LockInfo], OwnerState], *,
                  tick_s: float = TICK_S) -> None:
-        self.folder = folder
+        self._held = held
         self._owner_state = owner_state
         self.tick_s = tick_s
         self._waiting: dict[str, list[tuple[asyncio.Future[None], LockInfo | None]]] = {}
@@ -71,20 +70,21 @@ class LockWatcher:
             await asyncio.sleep(self.tick_s)
             owners = {owner_key(o): o for waiters in self._waiting.values()
                       for _, o in waiters if o is not None}
-            held, states = await asyncio.to_thread(self._scan, list(owners.values()))
+            held, states = await asyncio.to_thread(self._scan, list(self._waiting),
+                                                   list(owners.values()))
             for key, waiters in list(self._waiting.items()):
                 for future, owner in waiters:
                     gone = owner is not None and states.get(owner_key(owner)) == "gone"
                     if key not in held or gone:
                         _settle(future)
 
-    def _scan(self, owners: list[LockInfo]) -> tuple[set[str], dict[OwnerKey, OwnerState]]:
-        """The keys locked now, and the state of each owner (runs in a thread)."""
+    def _scan(self, keys: list[str], owners: list[LockInfo]
+              ) -> tuple[set[str], dict[OwnerKey, OwnerState]]:
+        """Which keys are still locked, and the state of each owner (runs in a thread)."""
         try:
-            held = {entry.name[:-5] for entry in os.scandir(self.folder)
-                    if entry.name.endswith(".lock")}
+            held = self._held(keys)
         except OSError:
-            held = set()
+            held = set(keys)  # cannot tell: the waiters' own timeouts will ask again
         return held, {owner_key(o): self._owner_state(o) for o in owners}
 
 

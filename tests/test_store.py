@@ -248,7 +248,7 @@ def test_mode_new_calls_once_then_replays(tmp_path: Path) -> None:
     assert claim.must_call and claim.locked
     save(store, SUMMARY, key, result())
     assert not claim.locked  # saving released the claim
-    assert not (tmp_path / ".locks" / f"{key}.lock").exists()
+    assert store.locks.held([key]) == set()
     again = asyncio.run(store.claim(SUMMARY, key))
     assert again.result is not None and again.result.replayed
     stats = store.stats
