@@ -32,10 +32,9 @@ from pytest_rwe.store import (
     DeferredCallFailed,
     ResponseStore,
     StoreWarning,
-    prompt_sha256,
-    request_key,
 )
 from pytest_rwe.store_budget import Demand, StoreBudget
+from pytest_rwe.store_key import request_hashes
 
 __all__ = ["CallLabel", "Caller"]
 
@@ -114,7 +113,7 @@ class Caller:
             # registered (and beating) before the first lock is taken: other processes
             # waiting on our locks can then tell that we are working on them
             self._start_beats(wanted=False)
-        key = request_key(provider, request, label.repeat)
+        key, prompt_hash = request_hashes(provider, request, label.repeat)
         pending = self._in_flight.get(key)
         if pending is not None:
             # the same request is already running for another test: share its answer
@@ -124,7 +123,7 @@ class Caller:
             label, key, lambda: self._live(provider, request, key),
             provider=provider.name, model=provider.model,
             settings=provider.effective_settings(request.settings),
-            prompt_sha256=prompt_sha256(request.messages), defer=defer,
+            prompt_sha256=prompt_hash, defer=defer,
         ), provider.full_name))
         self._in_flight[key] = future
         future.add_done_callback(lambda _: self._in_flight.pop(key, None))

@@ -35,7 +35,7 @@ from typing import Any, Literal
 from pytest_rwe.leader import Deferral, DeferredCallFailed
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store_budget import StoreBudget
-from pytest_rwe.store_flight import FlightLocks, flight_locks
+from pytest_rwe.store_flight import FlightLocks, RangeLocks, flight_locks
 from pytest_rwe.store_key import prompt_sha256, request_key, store_key
 from pytest_rwe.store_lock import LockInfo, atomic_write_text, ensure_gitignore, owner_dead
 from pytest_rwe.store_record import (
@@ -156,6 +156,7 @@ class ResponseStore:
         self.shared = shared
         self.registry = registry
         self._locks = locks  # None: record locks where they work, else lock files
+        self._gitignored = False
         self._watchers: dict[asyncio.AbstractEventLoop, LockWatcher] = {}
         self._owners: dict[tuple[str, int, int | None], tuple[OwnerState, float]] = {}
         self._mutex = threading.Lock()
@@ -263,7 +264,9 @@ class ResponseStore:
         )
         atomic_write_text(path, text)
         self._count("writes")
-        ensure_gitignore(self.root)
+        if not self._gitignored:
+            ensure_gitignore(self.root)
+            self._gitignored = True
         with self._mutex:
             token = self._held.get(key)
         if token is not None:
@@ -392,10 +395,11 @@ class ResponseStore:
         """
         attempts = self._attempts(call, key, defer)
         while True:
-            # A lock file costs a file creation (half a millisecond on some disks): in a
-            # thread, so that a burst of claims does not stall every other call on the loop.
-            step = await asyncio.to_thread(_advance, attempts) if self.shared else _advance(
-                attempts)
+            # A lock file costs a file creation (up to half a millisecond on a busy disk): in
+            # a thread, so a burst of claims does not stall every call on the loop. A record
+            # lock is a system call of microseconds: no thread needed.
+            inline = not self.shared or isinstance(self.locks, RangeLocks)
+            step = _advance(attempts) if inline else await asyncio.to_thread(_advance, attempts)
             if isinstance(step, Claim):
                 return step
             if step.key is None:
@@ -443,17 +447,10 @@ class ResponseStore:
             return claim.result
         with claim:
             result = await produce()
-            # fsync takes about a millisecond: keep it off the loop other calls run on.
-            await asyncio.to_thread(
-                self.save,
-                call,
-                key,
-                result,
-                provider=provider,
-                model=model,
-                settings=settings,
-                prompt_sha256=prompt_sha256,
-            )
+            # On the loop: a write is a file creation and a rename (a fraction of a
+            # millisecond, no fsync), less than the CPU a hop to a thread and back costs.
+            self.save(call, key, result, provider=provider, model=model, settings=settings,
+                      prompt_sha256=prompt_sha256)
             return result
 
     def _holds(self, key: str, token: str) -> bool:

@@ -112,6 +112,8 @@ class AdaptiveLimit:
     @property
     def held_for(self) -> float:
         """Seconds new calls are still held after a stall (0 when they are not)."""
+        if not self._held_until:
+            return 0.0  # never held: no clock to read (this is asked on every admission)
         return max(0.0, self._held_until - self._clock())
 
     @property
