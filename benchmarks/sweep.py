@@ -30,6 +30,11 @@ Scenarios (``--scenario``, repeatable; default: all):
 - ``replay``: the cap16 store replayed (``--rwe-record none``), one process and ``-n 4``.
 - ``synthetic``: 1,000 generated studies x 3 models replayed from a prefilled store.
 
+Stores and studies go in a temporary folder under ``.rwe-bench/`` in the checkout (``--tmp``
+to change it), where a user's ``.rwe_cache`` would be: the store writes a file per call, and
+on this machine creating a file in ``/tmp`` costs two to three times what it costs in the
+checkout's filesystem, which would be charged to pytest-rwe (the floor has no store).
+
 "Start-up" is the same pytest command, with the same workers, selecting no test and calling
 nothing (``--rwe-record none -k <no test>``); its wall and CPU are subtracted. CPU is the
 user + system time of pytest and its workers (``RUSAGE_CHILDREN``), per call made.
@@ -73,6 +78,7 @@ FAKE_KEYS = {"OPENAI_API_KEY": "sk-bench-0123456789abcdef",
              "GEMINI_API_KEY": "AIzaBench0123456789abcdefghijklmnopqrstu"}
 TEST_FILE = ROOT / "cases" / "test_summaries.py"
 NOTHING = "rwe_benchmark_selects_no_test"
+TMP = ROOT / ".rwe-bench"  # --tmp
 SCENARIOS = ("cap16", "cap4", "cap2", "xdist", "two-runs", "killed-leader", "rules", "replay",
              "synthetic")
 
@@ -169,7 +175,7 @@ def report_counts(folder: Path) -> dict[str, Any]:
 def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
             extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """One live pytest-rwe run on a fresh store (start-up measured first)."""
-    with tempfile.TemporaryDirectory() as tmp, FakeServer(
+    with tempfile.TemporaryDirectory(dir=TMP) as tmp, FakeServer(
             latency_s=latency, concurrency_cap=cap, retry_after_s=1.0, keep_bodies=False,
             responder=summaries_by_model(cases)) as server:
         store, reports = Path(tmp) / "store", Path(tmp) / "report"
@@ -263,7 +269,7 @@ def xdist(runs: int, cases: Path) -> dict[str, Any]:
 def two_runs(runs: int, cases: Path) -> dict[str, Any]:
     results = []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp, FakeServer(
+        with tempfile.TemporaryDirectory(dir=TMP) as tmp, FakeServer(
                 latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
                 responder=summaries_by_model(cases)) as server:
             env = {**os.environ, **FAKE_KEYS, **server.env()}
@@ -292,7 +298,7 @@ def two_runs(runs: int, cases: Path) -> dict[str, Any]:
 def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
     results = []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp, FakeServer(
+        with tempfile.TemporaryDirectory(dir=TMP) as tmp, FakeServer(
                 latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
                 responder=summaries_by_model(cases)) as server:
             store = Path(tmp) / "store"
@@ -358,7 +364,7 @@ def rules_scale(cases: Path) -> dict[str, Any]:
         scale[n] = round(time.perf_counter() - start, 3)
         print(json.dumps({"rules_seconds_per_summary": {n: scale[n]}}), flush=True)
     flows = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=TMP) as tmp:
         big = Path(tmp) / "studies"
         big.mkdir()
         for path in cases.glob("*.json"):
@@ -388,7 +394,7 @@ def _flow(cases: Path, store: Path) -> dict[str, Any]:
 
 
 def replay(cases: Path) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp, FakeServer(
+    with tempfile.TemporaryDirectory(dir=TMP) as tmp, FakeServer(
             latency_s=0.25, concurrency_cap=16, keep_bodies=False,
             responder=summaries_by_model(cases)) as server:
         store = Path(tmp) / "store"
@@ -412,7 +418,7 @@ def synthetic_replay(count: int) -> dict[str, Any]:
     """Prefill a store for ``count`` generated studies x 3 models, then replay the suite."""
     from benchmarks.prefill import prefill_store, write_studies
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=TMP) as tmp:
         cases, store = Path(tmp) / "studies", Path(tmp) / "store"
         studies = write_studies(cases, count, random.Random(1000))
         start = time.perf_counter()
@@ -482,7 +488,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--synthetic", type=int, default=1000, help="studies (synthetic)")
     parser.add_argument("--json", type=Path, help="write every result to this file")
+    parser.add_argument("--tmp", type=Path, default=TMP,
+                        help="folder for the temporary stores (default: .rwe-bench/)")
     args = parser.parse_args(argv)
+    global TMP
+    TMP = args.tmp
+    TMP.mkdir(parents=True, exist_ok=True)
     wanted = args.scenario or list(SCENARIOS)
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_at_start": load()}}
     for name in wanted:

@@ -167,7 +167,7 @@ class Engine:
         parts = []
         for key, s in self.caller.snapshot().items():
             name = key.partition("@")[0]
-            part = f"{name} {s['limit']}/{s['ceiling']} in flight"
+            part = f"{name} {s['in_flight']} in flight (limit {s['limit']})"
             if s["queued"]:
                 part += f", {s['queued']} queued"
             parts.append(part)

@@ -83,10 +83,11 @@ def pytest_configure(config: pytest.Config) -> None:
         # only the controller (or a plain run) aggregates, prints and writes
         config.pluginmanager.register(RecordCollector(config), "rwe-records")
         report_plugin.register(config)  # the session report: terminal, files, --rwe-min gate
+        # Options and ini keys are read (and a bad value stops the run, naming the option)
+        # now, before xdist starts workers: a usage error raised in a worker would crash it.
+        rwe = get_session(config)
         if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
-            # Asked for on the command line: check keys now, before xdist starts workers
-            # (a usage error raised inside a worker would crash it instead).
-            get_session(config).check_usable()
+            rwe.check_usable()  # asked for on the command line: check the keys now too
     calls_here = hasattr(config, "workerinput") or not _distributing(config)  # not a controller
     if (calls_here and not config.option.collectonly
             and (config.getoption("--rwe-model") or config.getoption("--rwe-jury"))):

@@ -17,7 +17,7 @@ from typing import Any
 COUNTERS = ("calls", "store_hits", "retries", "rate_limited", "errors")
 #: endpoint counters summed over processes
 _SUMMED = ("calls", "overloads", "rate_limited", "cuts", "stalls", "waits", "wait_s", "limit",
-           "queued")
+           "queued", "in_flight")
 
 
 @dataclass
@@ -60,14 +60,14 @@ class Progress:
         if sums["rate_limited"]:
             text += f" ({sums['rate_limited']} rate-limited)"
         text += f", {sums['errors']} errors"
-        endpoints = self.run_section()["endpoints"]
+        endpoints = self._merged()
         if endpoints:
             names = short_names(endpoints)
             parts = []
             for key, stats in endpoints.items():
-                part = f"{names[key]} {int(stats['final'])}/{int(stats['ceiling'])}"
+                part = f"{names[key]} {stats['limit']}/{stats['ceiling']}"
                 if stats.get("queued"):
-                    part += f" ({int(stats['queued'])} queued)"
+                    part += f" ({stats['queued']} queued)"
                 parts.append(part)
             text += "; concurrency " + ", ".join(parts)
         return text
@@ -77,6 +77,16 @@ class Progress:
         ceiling, the peak in flight, the limit at the end (``final``, summed over processes),
         the lowest limit, 429s and other overloads, cuts, stalls and retry waits."""
         sums = {name: sum(p[name] for p in self.by_process.values()) for name in COUNTERS}
+        endpoints = {}
+        for key, stats in self._merged().items():
+            stats["final"] = stats.pop("limit", 0)
+            stats.pop("queued", None)  # live values: the progress line's, not the report's
+            stats.pop("in_flight", None)
+            endpoints[key] = stats
+        return {"processes": len(self.by_process), **sums, "endpoints": endpoints}
+
+    def _merged(self) -> dict[str, dict[str, Any]]:
+        """Each endpoint's counters over the processes that called it."""
         merged: dict[str, dict[str, float]] = {}
         for endpoints in self.endpoints.values():
             for key, stats in endpoints.items():
@@ -91,11 +101,8 @@ class Progress:
                 into["peak"] = max(into.get("peak", 0.0), stats.get("peak", 0.0))
                 into["lowest"] = min(into.get("lowest", 0.0), stats.get("lowest", 0.0))
                 into["ceiling"] = max(into.get("ceiling", 0.0), stats.get("ceiling", 0.0))
-        endpoints = {key: {k: (round(v, 3) if k == "wait_s" else int(v)) for k, v in s.items()}
-                     for key, s in sorted(merged.items())}
-        for stats in endpoints.values():
-            stats["final"] = stats.pop("limit", 0)
-        return {"processes": len(self.by_process), **sums, "endpoints": endpoints}
+        return {key: {k: (round(v, 3) if k == "wait_s" else int(v)) for k, v in s.items()}
+                for key, s in sorted(merged.items())}
 
 
 def short_names(endpoints: Mapping[str, Any]) -> dict[str, str]:

@@ -255,6 +255,7 @@ class AdaptiveLimit:
             "waits": s.waits,
             "wait_s": round(s.wait_s, 3),
             "queued": len(self._waiters),
+            "in_flight": self.in_flight,
         }
 
 
