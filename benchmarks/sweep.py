@@ -307,11 +307,17 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
             before, start = load(), time.perf_counter()
             proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, text=True)
-            killed = None
+            killed, at_kill, stored = None, {}, 0
             while proc.poll() is None and killed is None:
                 time.sleep(0.05)
                 if sum(1 for r in server.requests if r.status == 200) >= 300:
                     killed = _kill_leader(store)
+            if killed is not None:
+                while not _dead(killed):
+                    time.sleep(0.01)
+                # what it had answered, in flight and stored when it died: the calls it lost
+                at_kill = server.stats()
+                stored = len([p for p in store.glob("*/*/*.json") if ".locks" not in p.parts])
             try:
                 output = proc.communicate(timeout=600)[0]
                 finished = True
@@ -320,8 +326,13 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
                 output, finished = proc.communicate()[0], False
             wall = time.perf_counter() - start
             counts = server_counts(server)
+        lost = (at_kill.get("answered", 0) - stored
+                + sum(at_kill.get("in_flight", {}).values()))
         result = {"load_before": before, "killed_pid": killed, "finished_by_itself": finished,
-                  "wall_s": round(wall, 2), **counts, "outcome": outcome_line(output),
+                  "wall_s": round(wall, 2), **counts,
+                  "lost_at_kill": lost, "stored_at_kill": stored,
+                  "called_again_beyond_lost": max(0, counts["duplicates"] - lost),
+                  "outcome": outcome_line(output),
                   "failed": counted(output, "failed"), "errors": counted(output, "error"),
                   "crash_lines": [line for line in output.splitlines()
                                   if "crashed" in line or "replacing crashed" in line][:6]}
@@ -332,7 +343,17 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
         "finished_by_itself": all(r["finished_by_itself"] for r in results),
         "failed_tests": [r["failed"] for r in results],
         "errors": [r["errors"] for r in results],
-        "duplicates": [r["duplicates"] for r in results]}}
+        "duplicates": [r["duplicates"] for r in results],
+        "lost_at_kill": [r["lost_at_kill"] for r in results],
+        "stored_called_again": [r["called_again_beyond_lost"] for r in results]}}
+
+
+def _dead(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            return handle.read().rpartition(")")[2].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
 
 
 def _kill_leader(store: Path) -> int | None:
@@ -469,9 +490,12 @@ def verdicts(results: dict[str, Any]) -> list[str]:
                      f": {mark(ok)}")
     if "killed-leader" in results:
         s = results["killed-leader"]["summary"]
-        ok = s["finished_by_itself"] and not any(s["duplicates"])
+        ok = (s["finished_by_itself"] and not any(s["stored_called_again"])
+              and all(n <= 1 for n in s["failed_tests"]) and not any(s["errors"]))
         lines.append(f"killed-leader: finished by itself {s['finished_by_itself']}, failed "
-                     f"tests {s['failed_tests']}, duplicates {s['duplicates']}: {mark(ok)}")
+                     f"tests {s['failed_tests']}, calls lost with the worker (made again) "
+                     f"{s['lost_at_kill']}, stored calls made again {s['stored_called_again']}"
+                     f": {mark(ok)}")
     if "rules" in results:
         s = results["rules"]["summary"]
         lines.append(f"rules: {s['seconds_at_800']:.2f} s per summary at 800 outcomes "

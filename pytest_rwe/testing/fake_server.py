@@ -223,10 +223,13 @@ class FakeServer:
             return counts[provider] if provider else sum(counts.values())
 
     def stats(self) -> dict[str, Any]:
+        """Counts at one instant: requests answered, 429s, in flight now and at most."""
         with self._lock:
             return {
                 "requests": len(self._state.requests),
+                "answered": sum(1 for r in self._state.requests if r.status == 200),
                 "rate_limited": dict(self._state.rate_limited),
+                "in_flight": dict(self._state.in_flight),
                 "max_in_flight": dict(self._state.max_in_flight),
             }
 
