@@ -1,7 +1,9 @@
-"""A cohort study with many outcomes, for the rules juror's scale benchmark.
+"""Generated studies for tests and benchmarks.
 
-``big_study_raw(n)`` is a valid study file with ``n`` outcomes (hazard ratios with intervals
-and p-values, about a third of them significant), in the shape the LEGEND-HTN cases have.
+``big_study_raw(n)`` is a valid study file (the on-disk mapping) with ``n`` outcomes: hazard
+ratios with intervals and p-values, about a third of them significant, in the shape of the
+LEGEND-HTN cases. It is what the rules juror's scale benchmark and the tests of its worker
+process judge.
 """
 
 from __future__ import annotations
