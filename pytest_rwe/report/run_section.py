@@ -3,8 +3,8 @@
 Calls made, store hits, retries, 429s and failed calls, and per provider endpoint the
 concurrency the adaptive limit used: the ceiling (``--rwe-concurrency``), the peak in
 flight, the limit at the end, the lowest it went, the overloads (429s, 503/529) seen, the
-cuts and stalls, and how long rejected calls waited before their retries. A run that made
-no call (replay only, builtin models) has no run section to show.
+cuts and stalls, and how long rejected calls waited before their retries. A run that called
+no provider (replay only, builtin models) has no run section to show.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ _HEAD = ["endpoint", "ceiling", "peak", "final", "lowest", "calls", "429s", "oth
 
 def _run(report: Mapping[str, Any]) -> Mapping[str, Any] | None:
     run = report.get("run")
-    return run if isinstance(run, Mapping) and run.get("calls") else None
+    # builtin models call no provider: a run of them only has nothing to say here
+    return run if isinstance(run, Mapping) and run.get("endpoints") else None
 
 
 def _totals(run: Mapping[str, Any]) -> str:
