@@ -41,8 +41,9 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--rwe-store", metavar="PATH",
                     help="response store folder (default: ini rwe_store, .rwe_cache)")
     group.addoption("--rwe-concurrency", type=int, metavar="N",
-                    help="concurrent calls per provider for the whole run; under xdist "
-                         "worker gw0 makes the suite's calls with all of it "
+                    help="ceiling of concurrent calls per provider for the whole run (xdist "
+                         "workers and other runs on the same store share it); below it the "
+                         "concurrency adapts to the provider's 429s and overloads "
                          f"(default: ini rwe_concurrency, {DEFAULT_CONCURRENCY})")
     group.addoption("--rwe-max-attempts", type=int, metavar="N",
                     help="attempts per call on 5xx, timeouts and connection errors before it "
