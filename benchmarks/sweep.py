@@ -179,12 +179,21 @@ def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
             latency_s=latency, concurrency_cap=cap, retry_after_s=1.0, keep_bodies=False,
             responder=summaries_by_model(cases)) as server:
         store, reports = Path(tmp) / "store", Path(tmp) / "report"
-        env = {**os.environ, **FAKE_KEYS, **server.env()}
+        probe = Path(tmp) / "cpu.json"
+        env = {**os.environ, **FAKE_KEYS, **server.env(), "RWE_CPU_PROBE": str(probe),
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
+                                                           os.environ.get("PYTHONPATH")]))}
         args = pytest_args(store, workers=workers, cases=cases, extra=extra)
         startup = run_pytest([*args, "--rwe-record", "none", "-k", NOTHING], env)
         before = load()
-        live = run_pytest([*args, "--rwe-report", str(reports)], env)
+        live = run_pytest([*args, "-p", "benchmarks.cpu_probe", "--rwe-report", str(reports)],
+                          env)
+        ended = time.monotonic()
         counts = server_counts(server)
+        answers = [r.at for r in server.requests]
+        first_ask = min(answers) - latency if answers else ended
+        last_answer = max(answers) if answers else ended
+        threads = json.loads(probe.read_text()) if probe.exists() else {}
     calls = counts["calls"]
     return {
         "load_before": before, "wall_s": round(live["wall_s"], 2),
@@ -195,6 +204,12 @@ def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
         **counts, **report_counts(reports),
         "failed": counted(live["output"], "failed"), "errors": counted(live["output"], "error"),
         "outcome": outcome_line(live["output"]), "peak_rss_mb": live["peak_rss_mb"],
+        # CPU seconds per thread of the calling process (see benchmarks/cpu_probe.py)
+        "cpu_s_by_thread": threads,
+        # when the calls happened: from the first request (its answer minus the latency) to
+        # the last answer, and after it until pytest exited (the report, teardown, exit)
+        "calls_span_s": round(last_answer - first_ask, 2),
+        "after_last_answer_s": round(ended - last_answer, 2),
     }
 
 
@@ -512,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--synthetic", type=int, default=1000, help="studies (synthetic)")
     parser.add_argument("--json", type=Path, help="write every result to this file")
-    parser.add_argument("--tmp", type=Path, default=TMP,
+    parser.add_argument("--tmp", type=Path, default=ROOT / ".rwe-bench",
                         help="folder for the temporary stores (default: .rwe-bench/)")
     args = parser.parse_args(argv)
     global TMP
