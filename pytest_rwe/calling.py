@@ -182,12 +182,13 @@ class Caller:
             wanted.clear()
             try:
                 given = await asyncio.to_thread(budget.beat, self._demand())
-            except OSError as exc:
-                # a store we cannot write to shares nothing: do not hold the calls back
+            except Exception as exc:
+                # A store we cannot write to (or a registry we cannot read) shares nothing;
+                # calls must not stay held back by a budget that will never come.
                 warnings.warn(StoreWarning(
                     f"{budget.folder}: cannot register this run to share the providers' "
-                    f"budget with other runs on the store ({exc}); calls go on with the "
-                    "whole --rwe-concurrency"), stacklevel=1)
+                    f"budget with other runs on the store ({type(exc).__name__}: {exc}); "
+                    "calls go on with the whole --rwe-concurrency"), stacklevel=1)
                 for limit in self._limits.values():
                     limit.set_budget(None)
                 self.budget = None

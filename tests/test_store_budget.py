@@ -134,3 +134,41 @@ def test_a_lock_owner_is_working_gone_or_unknown(tmp_path: Path, other: ProcessI
     elsewhere = ProcessId(1, "another-host", None)
     register(tmp_path, elsewhere, {}, beat_age_s=60)
     assert budget.owner_state(info(elsewhere)) == "unknown"  # another host's clock
+
+
+def test_a_registry_that_cannot_be_written_holds_no_call_back(tmp_path: Path) -> None:
+    import asyncio
+
+    from pytest_rwe.calling import Caller
+    from pytest_rwe.providers.base import (
+        GenerationRequest,
+        GenerationResult,
+        Message,
+        Provider,
+    )
+    from pytest_rwe.providers.calls import RetryPolicy
+    from pytest_rwe.providers.registry import register_provider
+    from pytest_rwe.store import CallLabel, ResponseStore, StoreWarning
+
+    class Remote(Provider):
+        name = "budgettest"
+
+        async def generate(self, request: GenerationRequest) -> GenerationResult:
+            return GenerationResult("an answer", 0.0)
+
+    register_provider("budgettest", Remote)
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the registry's folder would go")
+    caller = Caller(store=ResponseStore(tmp_path / "store", "new"), policy=RetryPolicy(),
+                    concurrency=4, budget=StoreBudget(blocked, "run"))
+
+    async def call() -> GenerationResult:
+        try:
+            return await asyncio.wait_for(caller.call(
+                "budgettest/m", GenerationRequest(messages=(Message("user", "hi"),)),
+                CallLabel("summary", "s", None, "budgettest/m")), 30)
+        finally:
+            await caller.aclose()
+
+    with pytest.warns(StoreWarning, match="cannot register this run"):
+        assert asyncio.run(call()).text == "an answer"
