@@ -65,7 +65,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
 
-from benchmarks import runs
+from benchmarks import runs as running
 from benchmarks.runs import (
     CASES,
     FAKE_KEYS,
@@ -142,7 +142,7 @@ def xdist(runs: int, cases: Path) -> dict[str, Any]:
 def two_runs(runs: int, cases: Path) -> dict[str, Any]:
     results = []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory(dir=runs.TMP) as tmp, FakeServer(
+        with tempfile.TemporaryDirectory(dir=running.TMP) as tmp, FakeServer(
                 latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
                 responder=summaries_by_model(cases)) as server:
             env = {**os.environ, **FAKE_KEYS, **server.env()}
@@ -171,7 +171,7 @@ def two_runs(runs: int, cases: Path) -> dict[str, Any]:
 def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
     results = []
     for _ in range(runs):
-        with tempfile.TemporaryDirectory(dir=runs.TMP) as tmp, FakeServer(
+        with tempfile.TemporaryDirectory(dir=running.TMP) as tmp, FakeServer(
                 latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
                 responder=summaries_by_model(cases)) as server:
             store = Path(tmp) / "store"
@@ -180,7 +180,7 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
             before, start = load(), time.perf_counter()
             proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, text=True)
-            killed, at_kill, stored = None, {}, 0
+            killed, leader_connections, stored = None, set(), 0
             while proc.poll() is None and killed is None:
                 time.sleep(0.05)
                 if sum(1 for r in server.requests if r.status == 200) >= 300:
@@ -188,8 +188,8 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
             if killed is not None:
                 while not _dead(killed):
                     time.sleep(0.01)
-                # what it had answered, in flight and stored when it died: the calls it lost
-                at_kill = server.stats()
+                # its connections (only it called until then), and what it had stored
+                leader_connections = server.clients()
                 stored = len([p for p in store.glob("*/*/*.json") if ".locks" not in p.parts])
             try:
                 output = proc.communicate(timeout=600)[0]
@@ -199,8 +199,9 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
                 output, finished = proc.communicate()[0], False
             wall = time.perf_counter() - start
             counts = server_counts(server)
-        lost = (at_kill.get("answered", 0) - stored
-                + sum(at_kill.get("in_flight", {}).values()))
+        # what it asked for but had not stored: answered (or in flight) when it died
+        lost = len([r for r in server.requests
+                    if r.status == 200 and r.client in leader_connections]) - stored
         result = {"load_before": before, "killed_pid": killed, "finished_by_itself": finished,
                   "wall_s": round(wall, 2), **counts,
                   "lost_at_kill": lost, "stored_at_kill": stored,
@@ -258,7 +259,7 @@ def rules_scale(cases: Path) -> dict[str, Any]:
         scale[n] = round(time.perf_counter() - start, 3)
         print(json.dumps({"rules_seconds_per_summary": {n: scale[n]}}), flush=True)
     flows = {}
-    with tempfile.TemporaryDirectory(dir=runs.TMP) as tmp:
+    with tempfile.TemporaryDirectory(dir=running.TMP) as tmp:
         big = Path(tmp) / "studies"
         big.mkdir()
         for path in cases.glob("*.json"):
@@ -288,7 +289,7 @@ def _flow(cases: Path, store: Path) -> dict[str, Any]:
 
 
 def replay(cases: Path) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(dir=runs.TMP) as tmp, FakeServer(
+    with tempfile.TemporaryDirectory(dir=running.TMP) as tmp, FakeServer(
             latency_s=0.25, concurrency_cap=16, keep_bodies=False,
             responder=summaries_by_model(cases)) as server:
         store = Path(tmp) / "store"
@@ -312,7 +313,7 @@ def synthetic_replay(count: int) -> dict[str, Any]:
     """Prefill a store for ``count`` generated studies x 3 models, then replay the suite."""
     from benchmarks.prefill import prefill_store, write_studies
 
-    with tempfile.TemporaryDirectory(dir=runs.TMP) as tmp:
+    with tempfile.TemporaryDirectory(dir=running.TMP) as tmp:
         cases, store = Path(tmp) / "studies", Path(tmp) / "store"
         studies = write_studies(cases, count, random.Random(1000))
         start = time.perf_counter()
@@ -388,8 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tmp", type=Path, default=ROOT / ".rwe-bench",
                         help="folder for the temporary stores (default: .rwe-bench/)")
     args = parser.parse_args(argv)
-    runs.TMP = args.tmp
-    runs.TMP.mkdir(parents=True, exist_ok=True)
+    running.TMP = args.tmp
+    running.TMP.mkdir(parents=True, exist_ok=True)
     wanted = args.scenario or list(SCENARIOS)
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_at_start": load()}}
     for name in wanted:

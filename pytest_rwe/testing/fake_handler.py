@@ -69,8 +69,9 @@ class Handler(BaseHTTPRequestHandler):
             "body_hash": body_hash(raw),
             "headers": _safe_headers(self.headers.items()),
             "body": body if fake.keep_bodies else None,
+            "client": ":".join(str(part) for part in self.client_address[:2]),
         }
-        if not fake._admit(vendor):
+        if not fake._admit(vendor, record["client"]):
             wait, status = fake.retry_after_s, fake.overload_status
             fake._record(record, status=status, fault="cap")
             message = (f"Rate limit reached: more than {fake._caps[vendor]} concurrent requests."

@@ -84,6 +84,7 @@ class RecordedRequest:
     status: int
     fault: str | None = None
     at: float = 0.0  # when it was answered (time.monotonic())
+    client: str = ""  # the client's address and port: one per connection
 
 
 @dataclass
@@ -93,6 +94,7 @@ class _State:
     rate_limited: Counter[str] = field(default_factory=Counter)
     requests: list[RecordedRequest] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
+    clients: set[str] = field(default_factory=set)  # every connection a request came on
 
 
 class FakeServer:
@@ -212,6 +214,12 @@ class FakeServer:
         counts = Counter(r.body_hash for r in self.requests if r.status == 200 and not r.fault)
         return sorted(h for h, n in counts.items() if n > 1)
 
+    def clients(self) -> set[str]:
+        """Every client connection (address:port) that has sent a request so far, answered
+        or not yet."""
+        with self._lock:
+            return set(self._state.clients)
+
     def max_in_flight(self, provider: str) -> int:
         with self._lock:
             return self._state.max_in_flight[provider]
@@ -240,8 +248,9 @@ class FakeServer:
             self._state = _State(in_flight=in_flight)
 
     # -- used by the handler ---------------------------------------------------------------
-    def _admit(self, vendor: str) -> bool:
+    def _admit(self, vendor: str, client: str = "") -> bool:
         with self._lock:
+            self._state.clients.add(client)
             cap = self._caps.get(vendor)
             if cap is not None and self._state.in_flight[vendor] >= cap:
                 self._state.rate_limited[vendor] += 1
