@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pytest_rwe.calling import Caller, CallLabel
+from pytest_rwe.leader import Leader
 from pytest_rwe.prompts import (
     PromptSet,
     judge_request,
@@ -45,6 +46,8 @@ from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 
 T = TypeVar("T")
+#: how often a follower checks whether the run's leader is lost
+LEADER_CHECK_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ class Engine:
         self._evaluations: dict[tuple[str, str, int], concurrent.futures.Future[Evaluation]] = {}
         self._preloader: SdkPreloader | None = None
         self._followed: set[tuple[str, str, int]] = set()
-        self._leader: Deferral | None = None
+        self._leader: Leader | None = None
+        self._takeover: concurrent.futures.Future[None] | None = None
 
     def preload(self, models: Iterable[str] = ()) -> None:
         """Import the SDKs of ``models`` and the jurors now, in the background, unless the
@@ -119,11 +123,23 @@ class Engine:
         for model, study, repeat in pairs:
             self.submit(model, study, repeat)
 
-    def follow(self, pairs: Iterable[tuple[str, str, int]], leader: Deferral) -> None:
-        """Another process (the run's leader) computes these (model, study id, repeat) pairs:
-        while it works, wait for its answers instead of calling the models."""
-        self._followed.update(pairs)
+    def follow(self, pairs: Iterable[tuple[str, Study, int]], leader: Leader) -> None:
+        """Another process (the run's leader) computes these (model, study, repeat) pairs:
+        while it works, wait for its answers instead of calling the models. If it is lost
+        (died, hung), take its work over: queue every one of them, as a leader would (other
+        followers do too; the store makes each call once and the budget stays shared)."""
+        planned = list(pairs)
+        self._followed.update((model, study.id, repeat) for model, study, repeat in planned)
         self._leader = leader
+        if self._takeover is None:
+            self._takeover = self._run(self._take_over_when_lost(leader, planned))
+
+    async def _take_over_when_lost(self, leader: Leader,
+                                   planned: list[tuple[str, Study, int]]) -> None:
+        while not leader.lost():
+            await asyncio.sleep(LEADER_CHECK_S)
+        for model, study, repeat in planned:
+            self.submit(model, study, repeat)
 
     def evaluate(self, model: str, study: Study, repeat: int = 0) -> Evaluation:
         """Block until the evaluation of ``study`` by ``model`` is done."""
@@ -185,6 +201,8 @@ class Engine:
         """
         if not self._loop.is_running():
             return
+        if self._takeover is not None:
+            self._takeover.cancel()
         pending = list(self._evaluations.values())
         if finish:
             concurrent.futures.wait(pending, timeout=timeout)

@@ -37,6 +37,8 @@ from pytest_rwe.redact import redact
 from pytest_rwe.store_lock import LockInfo, OwnerCheck, ProcessId, atomic_write_text, me
 
 LeaderState = Literal["working", "done"]
+#: what a follower makes of the note: the leader works, is done, or is lost (see lost())
+FollowerView = Literal["working", "done", "lost"]
 #: "first": the leader is the first worker to start its engine (see the module docstring)
 Role = Literal["alone", "leader", "follower", "first"]
 LEADER_ID = "gw0"  # xdist's first worker; the controller never runs tests
@@ -53,6 +55,14 @@ class Deferral(Protocol):
 
     def failure(self, key: str) -> str | None:
         """Why its call under ``key`` failed for good, or None."""
+        ...
+
+
+class Leader(Deferral, Protocol):
+    """The run's leader as a follower sees it."""
+
+    def lost(self) -> bool:
+        """Whether it will not make the planned calls (it died, hung, or never came)."""
         ...
 
 
@@ -82,7 +92,7 @@ class RunLeader:
         self._hung = hung  # whether a live leader's heartbeat stopped (see store_budget)
         self._first_asked: float | None = None
         self._checked_at: float | None = None
-        self._working = False
+        self._state: FollowerView = "lost"
 
     # -- the leader ------------------------------------------------------------------------
     def announce(self, state: LeaderState) -> None:
@@ -129,11 +139,19 @@ class RunLeader:
     # -- a follower ------------------------------------------------------------------------
     def is_working(self) -> bool:
         """Whether a planned call that is not stored yet will be made by the leader."""
+        return self._view() == "working"
+
+    def lost(self) -> bool:
+        """Whether the leader will not make the planned calls: it died or stopped beating
+        while working, never came within the grace, or its note cannot be read."""
+        return self._view() == "lost"
+
+    def _view(self) -> FollowerView:
         now = self._clock()
         if self._checked_at is None or now - self._checked_at >= self.recheck_s:
             self._checked_at = now
-            self._working = self._read_working(now)
-        return self._working
+            self._state = self._read_state(now)
+        return self._state
 
     def failure(self, key: str) -> str | None:
         """The message of the leader's call under ``key`` if it failed for good, else None."""
@@ -142,7 +160,7 @@ class RunLeader:
         except OSError:
             return None
 
-    def _read_working(self, now: float) -> bool:
+    def _read_state(self, now: float) -> FollowerView:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             state, pid, host = str(data["state"]), int(data["pid"]), str(data["host"])
@@ -151,16 +169,18 @@ class RunLeader:
             # not started yet (its first test may come later than ours): wait, a while
             if self._first_asked is None:
                 self._first_asked = now
-            return now - self._first_asked < self.start_grace_s
+            return "working" if now - self._first_asked < self.start_grace_s else "lost"
         except (OSError, ValueError, KeyError, TypeError):
-            return False  # unreadable: do not wait on something we cannot check
+            return "lost"  # unreadable: do not wait on something we cannot check
         if state != "working":
-            return False
+            return "done"
         # a leader on another host (xdist --tx) cannot be checked; its pid means nothing here
         leader = ProcessId(pid, host, start)
         if not leader.alive():
-            return False
-        return self._hung is None or not self._hung(LockInfo(pid, host, 0.0, "", "", start))
+            return "lost"
+        if self._hung is not None and self._hung(LockInfo(pid, host, 0.0, "", "", start)):
+            return "lost"
+        return "working"
 
 
 def _note(state: LeaderState) -> str:

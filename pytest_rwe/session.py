@@ -158,7 +158,7 @@ class RweSession:
                 leader.announce("working")
                 _when_all_done([engine.submit(*pair) for pair in pairs], leader.finish)
             else:
-                engine.follow(((m, s.id, r) for m, s, r in pairs), leader)
+                engine.follow(pairs, leader)
         return self.engine
 
     @property

@@ -192,3 +192,21 @@ def test_a_live_leader_whose_heartbeat_stopped_is_not_waited_for(tmp_path: Path)
     reader = RunLeader(tmp_path, "run-1", clock=Clock(), recheck_s=0.0, hung=stopped)
     assert not reader.is_working()
     assert hung and hung[0].pid == os.getpid() and hung[0].start == process_start()
+
+
+def test_a_follower_tells_a_lost_leader_from_one_that_is_done(tmp_path: Path) -> None:
+    clock = Clock()
+    leader, reader = RunLeader(tmp_path, "run-1"), follower(tmp_path, clock, start_grace_s=10)
+    clock.now = 1.0
+    assert not reader.lost()  # not started yet: within the grace
+    clock.now = 12.0
+    assert reader.lost()  # never came
+    leader.announce("working")
+    assert not reader.lost() and reader.is_working()
+    leader.announce("done")
+    assert not reader.lost() and not reader.is_working()  # done: nothing to take over
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    leader.path.write_text(json.dumps({"state": "working", "pid": int(dead.stdout),
+                                       "host": socket.gethostname()}))
+    assert reader.lost()  # died while working: its work is to be taken over
