@@ -20,11 +20,12 @@ import concurrent.futures
 import contextlib
 import threading
 import traceback
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pytest_rwe.calling import Caller, CallLabel
+from pytest_rwe.claims_report import claim_diagnostics
 from pytest_rwe.leader import Leader
 from pytest_rwe.prompts import (
     PromptSet,
@@ -58,6 +59,10 @@ class EngineConfig:
     prompts: PromptSet
     summarize_settings: GenerationSettings = field(default_factory=GenerationSettings)
     judge_settings: GenerationSettings = field(default_factory=GenerationSettings)
+    #: read each summary's claim diagnostics while its jury is asked (off pytest's thread);
+    #: an xdist leader evaluates every pair but tests only its own, so it leaves them to
+    #: the tests
+    claims: bool = True
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,8 @@ class Evaluation:
     error: str | None = None  # why no summary could be had (already redacted)
     #: redacted tracebacks of exceptions raised by provider code (bugs, never swallowed)
     bugs: tuple[str, ...] = ()
+    #: the summary's claim diagnostics (:mod:`pytest_rwe.claims_report`), when computed
+    claims: Mapping[str, Any] | None = None
 
     @property
     def juror_errors(self) -> tuple[JurorScore, ...]:
@@ -236,13 +243,21 @@ class Engine:
             cause = _bug(exc, model, bugs)
             return Evaluation(model, study.id, repeat, None, None, error=cause,
                               bugs=tuple(bugs))
+        # The claim diagnostics the report shows are read off the summary on a thread while
+        # the jury is asked, not by the test once it has the verdict: pytest's one thread
+        # then has nothing left to do when the last answers come in.
+        claims = asyncio.ensure_future(
+            asyncio.to_thread(claim_diagnostics, study, summary.text) if self.config.claims
+            else _none())
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
                                         bugs=bugs)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
+            claims.cancel()
             return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
-        return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs))
+        return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs),
+                          claims=await _diagnosed(claims, bugs))
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
@@ -289,6 +304,19 @@ class Engine:
         except Exception as exc:
             return _error(juror, criterion, _bug(exc, juror, bugs))
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
+
+
+async def _none() -> None:
+    return None
+
+
+async def _diagnosed(claims: asyncio.Future[dict[str, Any] | None],
+                     bugs: list[str]) -> Mapping[str, Any] | None:
+    try:
+        return await claims
+    except Exception as exc:  # a bug in the claim reader must not cost the verdict
+        _bug(exc, "the claim diagnostics", bugs)
+        return None
 
 
 def _abstain(juror: str, criterion: Criterion, why: str) -> JurorScore:

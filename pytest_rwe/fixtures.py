@@ -141,8 +141,9 @@ def rwe_evaluation(
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
-        claims = (claim_diagnostics(rwe_study, evaluation.summary.text)
-                  if evaluation.summary is not None else None)
+        claims = evaluation.claims
+        if claims is None and evaluation.summary is not None:
+            claims = claim_diagnostics(rwe_study, evaluation.summary.text)
         record = evaluation_record(evaluation, session.settings.thresholds, claims)
         # JSON text, not a dict: xdist can only ship primitives on user_properties.
         request.node.user_properties.append((RECORD_PROPERTY, json.dumps(record)))

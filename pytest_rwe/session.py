@@ -146,7 +146,8 @@ class RweSession:
                 budget=registry,
             )
             config = EngineConfig(jury=settings.jury, prompts=self.prompts,
-                                  summarize_settings=summarize, judge_settings=judge)
+                                  summarize_settings=summarize, judge_settings=judge,
+                                  claims=role != "leader")
             self.engine = engine = Engine(config, caller)
             pairs = [(case.model, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]

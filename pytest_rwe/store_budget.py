@@ -31,6 +31,7 @@ import contextlib
 import json
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -120,6 +121,9 @@ class StoreBudget:
         self.path = self.folder / entry_name(self.process)
         self._published: dict[str, Use] = {}
         self.peers: list[Peer] = []
+        # a beat runs on a thread: leave() must not be undone by one finishing after it
+        self._lock = threading.Lock()
+        self._left = False
 
     # -- this process ----------------------------------------------------------------------
     def beat(self, demand: Mapping[str, Demand]) -> dict[str, int]:
@@ -128,6 +132,12 @@ class StoreBudget:
         An endpoint not published at the last beat is first claimed whole (written before
         the others are read), so a process starting at the same moment sees it.
         """
+        with self._lock:
+            if self._left:
+                return {key: d.ceiling for key, d in demand.items()}
+            return self._beat(demand)
+
+    def _beat(self, demand: Mapping[str, Demand]) -> dict[str, int]:
         new = [key for key in demand if key not in self._published]
         if new:
             claims = {k: Use(d.ceiling, d.ceiling, d.in_flight) for k, d in demand.items()}
@@ -142,10 +152,12 @@ class StoreBudget:
         return budgets
 
     def leave(self) -> None:
-        """Remove this process's entry (its calls are over)."""
-        with contextlib.suppress(OSError):
-            self.path.unlink()
-        self._published = {}
+        """Remove this process's entry (its calls are over); later beats write nothing."""
+        with self._lock:
+            self._left = True
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+            self._published = {}
 
     def _write(self, uses: Mapping[str, Use]) -> None:
         payload = {

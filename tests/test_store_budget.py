@@ -172,3 +172,12 @@ def test_a_registry_that_cannot_be_written_holds_no_call_back(tmp_path: Path) ->
 
     with pytest.warns(StoreWarning, match="cannot register this run"):
         assert asyncio.run(call()).text == "an answer"
+
+
+def test_a_beat_after_leaving_writes_nothing(tmp_path: Path) -> None:
+    budget = StoreBudget(tmp_path, "mine")
+    budget.beat({KEY: Demand(16, 16, 0)})
+    budget.leave()
+    # a beat already on its thread when the run closed must not bring the entry back
+    assert budget.beat({KEY: Demand(16, 16, 0)}) == {KEY: 16}
+    assert not budget.path.exists()
