@@ -39,6 +39,7 @@ from pytest_rwe.providers.base import (
     GenerationSettings,
     ProviderError,
 )
+from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
@@ -246,9 +247,12 @@ class Engine:
         # The claim diagnostics the report shows are read off the summary on a thread while
         # the jury is asked, not by the test once it has the verdict: pytest's one thread
         # then has nothing left to do when the last answers come in.
+        # Not for a study with hundreds of outcomes: reading those takes seconds of CPU, and
+        # a thread of this process holding the interpreter lock that long starves the calls;
+        # its test reads them instead, once its verdict is in.
+        early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
         claims = asyncio.ensure_future(
-            asyncio.to_thread(claim_diagnostics, study, summary.text) if self.config.claims
-            else _none())
+            asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
                                         bugs=bugs)
