@@ -144,6 +144,7 @@ def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
         first_ask = min(answers) - latency if answers else ended
         last_answer = max(answers) if answers else ended
         threads = json.loads(probe.read_text()) if probe.exists() else {}
+        verdicts = report_counts(reports)  # read before the temporary folder goes
     calls = counts["calls"]
     return {
         "load_before": before, "wall_s": round(live["wall_s"], 2),
@@ -151,7 +152,7 @@ def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
         "wall_minus_startup_s": round(live["wall_s"] - startup["wall_s"], 2),
         "cpu_s": round(live["cpu_s"], 2), "startup_cpu_s": round(startup["cpu_s"], 2),
         "cpu_ms_per_call": round(1000 * (live["cpu_s"] - startup["cpu_s"]) / max(1, calls), 2),
-        **counts, **report_counts(reports),
+        **counts, **verdicts,
         "failed": counted(live["output"], "failed"), "errors": counted(live["output"], "error"),
         "outcome": outcome_line(live["output"]), "peak_rss_mb": live["peak_rss_mb"],
         # CPU seconds per thread of the calling process (see benchmarks/cpu_probe.py)

@@ -108,8 +108,8 @@ def against_floor(name: str, latency: float, cap: int, runs: int, cases: Path,
     cpu_gap = [r["cpu_ms_per_call"] - f["cpu_ms_per_call"]
                for r, f in zip(rwe, floor, strict=True)]
     clean = all(r["calls"] == 1380 and r["duplicates"] == 0 and r["failed"] == 0
-                and r["errors"] == 0 and not r.get("abstentions") and not r.get("juror_errors")
-                for r in rwe)
+                and r["errors"] == 0 and r.get("abstentions") == 0
+                and r.get("juror_errors") == 0 for r in rwe)
     summary = {
         "what": f"fake server {latency * 1000:.0f} ms per call, at most {cap} at once per "
                 f"provider; pytest-rwe with default options, floor with a semaphore of {cap}",
@@ -121,6 +121,11 @@ def against_floor(name: str, latency: float, cap: int, runs: int, cases: Path,
         "cpu_ms_per_call_over_floor": spread(cpu_gap),
         "rwe_429s": spread([r["rate_limited_429"] for r in rwe]),
         "every_call_once_and_clean": clean,
+        "rwe_outcomes": [r["outcome"] for r in rwe],
+        "rwe_abstentions": [r.get("abstentions") for r in rwe],
+        "rwe_juror_errors": [r.get("juror_errors") for r in rwe],
+        "rwe_duplicates": [r["duplicates"] for r in rwe],
+        "rwe_concurrency": [r.get("concurrency") for r in rwe],
         "loads": [r["load_before"] for r in rwe] + [f["load_before"] for f in floor],
     }
     return {"runs": {"pytest-rwe": rwe, "floor": floor}, "summary": summary}
