@@ -83,6 +83,7 @@ from benchmarks.runs import (
     spread,
     summaries_by_model,
 )
+from pytest_rwe.store_lock import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
 
 SCENARIOS = ("cap16", "cap4", "cap2", "xdist", "two-runs", "killed-leader", "rules", "replay",
@@ -191,7 +192,7 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
                 if sum(1 for r in server.requests if r.status == 200) >= 300:
                     killed = _kill_leader(store)
             if killed is not None:
-                while not _dead(killed):
+                while pid_alive(killed):  # dead or a zombie: its locks are released
                     time.sleep(0.01)
                 # its connections (only it called until then), and what it had stored
                 leader_connections = server.clients()
@@ -225,14 +226,6 @@ def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
         "duplicates": [r["duplicates"] for r in results],
         "lost_at_kill": [r["lost_at_kill"] for r in results],
         "stored_called_again": [r["called_again_beyond_lost"] for r in results]}}
-
-
-def _dead(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
-            return handle.read().rpartition(")")[2].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True
 
 
 def _kill_leader(store: Path) -> int | None:

@@ -18,9 +18,8 @@ from e2e_kit import (
     STUDIES,
     VENDOR_JURY,
     VENDOR_MODEL,
-    make_suite,
     read_records,
-    summarizing_responder,
+    vendor_suite,
     xdist_args,
 )
 
@@ -32,11 +31,7 @@ TESTS = len(STUDIES) * 3
 
 @pytest.fixture
 def server(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServer]:
-    folder = make_suite(pytester, models=VENDOR_MODEL, jury=VENDOR_JURY)
-    pytester.makeconftest(RECORDER)
-    with FakeServer(latency_s=0.02, responder=summarizing_responder(folder)) as fake:
-        for name, value in {**FAKE_KEYS, **fake.env()}.items():
-            monkeypatch.setenv(name, value)
+    with vendor_suite(pytester, monkeypatch, latency_s=0.02) as fake:
         yield fake
 
 

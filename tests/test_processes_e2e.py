@@ -24,6 +24,7 @@ from e2e_kit import (
     summarizing_responder,
 )
 
+from pytest_rwe.store_lock import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
 
 CALLS = len(STUDIES) * 10  # a summary and nine judge calls per study
@@ -118,7 +119,7 @@ def test_a_killed_calling_worker_costs_its_test_and_nothing_else(
     assert len([r for r in server.requests if r.status == 200]) >= CALLS
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc")
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="tells a zombie by /proc")
 def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
         pytester: pytest.Pytester, server: FakeServer) -> None:
     # As a user's kill -9 (or the OOM killer) would: the worker dies while its engine makes
@@ -135,7 +136,7 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
         time.sleep(0.05)
     assert leader is not None, "the leader never started calling"
     os.kill(leader, signal.SIGKILL)
-    while not dead(leader):  # bounded by the deadline above
+    while pid_alive(leader):  # until dead or a zombie (bounded by the deadline above)
         assert time.monotonic() < deadline
         time.sleep(0.01)
     # the leader's connections (only it called until then), and what it had stored
@@ -152,11 +153,3 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
     lost = len([r for r in server.requests
                 if r.status == 200 and r.client in leader_connections]) - stored
     assert len(server.duplicate_requests()) <= lost
-
-def dead(pid: int) -> bool:
-    """Gone, or a zombie (its record locks released, its calls over)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
-            return handle.read().rpartition(")")[2].split()[0] in ("Z", "X")
-    except FileNotFoundError:
-        return True
