@@ -11,7 +11,10 @@ whether they match the study. Aggregated per model:
   no difference or non-significant, or none gives a direction (a bare number);
 - direction-agreement rate: over mentioned outcomes for which the summary states a direction
   (higher/lower, read from the intervention group's side) and the study has one, the share
-  where they agree.
+  where they agree;
+- coverage: the share of the summary's claims (direction words, no-difference phrases,
+  significance) the juror could tie to an outcome and, for a direction, to a group; the
+  others are not judged.
 
 Everything returned is JSON primitives, so it can ride on a per-test record.
 """
@@ -19,6 +22,7 @@ Everything returned is JSON primitives, so it can ride on a per-test record.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from pytest_rwe.rules.claims import Claim, analyze
@@ -76,8 +80,13 @@ def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
     analysis = analyze(study, summary)
     by_outcome: dict[str, list[Claim]] = {}
     for claim in analysis.claims:
-        if not claim.baseline:
-            by_outcome.setdefault(claim.outcome.key, []).append(claim)
+        if claim.baseline or claim.outcome is None:
+            continue
+        if not claim.grounded and claim.direction in ("higher", "lower"):
+            # the side is not known: the outcome is mentioned, its direction is not read
+            claim = replace(claim, direction=None)
+        by_outcome.setdefault(claim.outcome.key, []).append(claim)
+    grounded, total = analysis.coverage()
     rows = [_outcome_row(o, by_outcome[o.key]) for o in study.outcomes if o.key in by_outcome]
     sig = [r["significance_match"] for r in rows if r["significance_match"] is not None]
     dirs = [r["direction_agrees"] for r in rows if r["direction_agrees"] is not None]
@@ -91,6 +100,8 @@ def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
         "direction_agrees": sum(dirs),
         "unmentioned_significant": [o.key for o in study.outcomes
                                     if o.must_report and o.key not in by_outcome],
+        "claims": total,
+        "claims_grounded": grounded,
     }
 
 
@@ -106,6 +117,7 @@ def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]
     per-summary rates, which weigh each summary equally.
     """
     summaries = sig_checked = sig_hits = dir_checked = dir_hits = mentioned = 0
+    claims = grounded = 0
     per_sig: list[float] = []
     per_dir: list[float] = []
     for item in diagnostics:
@@ -115,6 +127,8 @@ def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]
         sig_hits += int(item["significance_matches"])
         dir_checked += int(item["direction_checked"])
         dir_hits += int(item["direction_agrees"])
+        claims += int(item.get("claims", 0))
+        grounded += int(item.get("claims_grounded", 0))
         if item["significance_checked"]:
             per_sig.append(item["significance_matches"] / item["significance_checked"])
         if item["direction_checked"]:
@@ -128,4 +142,7 @@ def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]
         "direction_checked": dir_checked,
         "direction_agreement_rate": _rate(dir_hits, dir_checked),
         "direction_agreement_rate_by_summary": (sum(per_dir) / len(per_dir)) if per_dir else None,
+        "claims": claims,
+        "claims_grounded": grounded,
+        "coverage": _rate(grounded, claims),
     }

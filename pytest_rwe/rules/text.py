@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 # Words, numbers (with thousands separators and decimals) and single symbols.
+# A word may carry digits and a hyphenated number ("HbA1c", "IL-2", "COVID-19", "FEV1").
+# Capitals joined by hyphens are one abbreviation ("WMFT-FAS", "CXDT-HFG").
 _TOKEN_RE = re.compile(
-    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|[A-Za-z][A-Za-z0-9']*|[^\sA-Za-z0-9]"
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)+\b"
+    r"|[^\W\d_][\w']*(?:-\d+[^\W_]*)*|[^\s\w]|_"
 )
 
 
@@ -142,7 +145,13 @@ def normalize_phrase(text: str) -> list[str]:
     text = _THRESHOLD_RE.sub(" above ", text)
     text = _BELOW_RE.sub(" below ", text)
     out: list[str] = []
-    for raw in re.findall(r"\d+(?:\.\d+)?|[A-Za-z][A-Za-z0-9]*", text):
+    for match in _TOKEN_RE.finditer(text):
+        raw = match.group(0)
+        if not raw[0].isalnum():
+            continue
+        if raw[0].isdigit():
+            out.append(raw.replace(",", ""))
+            continue
         lowered = _abbreviation(raw)
         for part in _EXPANSIONS.get(lowered, (lowered,)):
             out.append(stem(part))

@@ -1,0 +1,139 @@
+"""The rules juror's vocabulary of claims: direction, no-difference, significance, hedges.
+
+Lower-cased surface words (not stems), so a list says exactly which words count. The template
+summarizer has its own wording and imports none of this.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def words(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``, as a set."""
+    return frozenset(text.split())
+
+# Words that state a direction by themselves.
+UP = words("""
+higher highest increase increased increases increasing elevated elevation greater more raised
+rise rises rose risen rising excess larger doubled tripled quadrupled heightened augmented
+augmentation longer prolonged prolongation lengthened gain gained gains upregulated longest
+greatest most largest
+""")
+DOWN = words("""
+lower lowest lowered decrease decreased decreases decreasing reduced reduce reduces reducing
+reduction reductions fewer less least declined decline declines declining drop dropped drops
+fell fall falls falling diminished smaller shorter shortened lessened attenuated halved
+downregulated cut cuts shortest fewest smallest
+""")
+# Words that compare without saying which side is higher ("better" depends on the outcome).
+VALENCE = words("""
+better worse improved improvement improvements improves improve improving superior inferior
+faster slower benefit benefits beneficial benefited worsened worsening deteriorated
+deterioration enhanced enhancement favourable favorable unfavourable unfavorable impaired impairment
+quicker delayed accelerated stronger weaker
+""")
+# "greater", "larger" before a change noun only intensify it: "a greater fall in HbA1c".
+INTENSIFIERS = words("greater larger bigger more steeper smaller less marked")
+CHANGE_NOUNS = words("""
+fall drop decline decrease decreases reduction reductions rise increase increases improvement
+improvements change changes gain loss losses elevation benefit
+""")
+# A direction word that is part of a number's context, not a claim: "lower bound", "more than 5".
+NOT_A_CUE = re.compile(r"^\s*(?:bound|limit|end\b|confidence|ci\b|quartile|tertile|-?likely\s+to"
+                       r"\s+report|than\s+(?:or\s+equal\s+)?[<>≤≥]?\s*\d)", re.IGNORECASE)
+
+# "No difference" in words: the claim that the groups do not differ.
+NULL_PHRASE = re.compile(
+    r"\bno\s+(?:statistically\s+|clinically\s+)?(?:significant\s+|meaningful\s+|clear\s+|notable\s+"
+    r"|material\s+|detectable\s+|important\s+|relevant\s+|apparent\s+|discernible\s+|real\s+)?"
+    r"(?:between[-\s]group\s+|group\s+|overall\s+|further\s+)?"
+    r"(?:differences?|associations?|changes?|effects?|evidence|impact|influence|benefit|harm)\b"
+    r"|\bno\s+(?:statistically\s+)?significantly\s+(?:different|\w+er)\b"
+    r"|\bnot\s+(?:statistically\s+|clinically\s+)?(?:significant(?:ly)?|different|differ)\b"
+    r"|\bnon-?\s?significant(?:ly)?\b|\binsignificant(?:ly)?\b"
+    r"|\b(?:did|do|does|could|would|was|were)\s*n[o']t\s+(?:\w+\s+){0,2}?(?:differ|change|reach|"
+    r"show|demonstrate|find|detect|affect|influence|alter|reveal)\w*"
+    r"|\bfailed\s+to\s+(?:\w+\s+){0,2}?(?:reach|show|demonstrate|differ|achieve|affect)\w*"
+    r"|\bsimilar(?:ly)?\b|\bcomparable\b|\bunchanged\b|\bunaltered\b|\bunaffected\b"
+    r"|\bequivalent\b|\bindistinguishable\b|\bidentical\b|\bequally\b|\bas\s+effective\s+as\b"
+    r"|\bneither\b[^.;]{0,60}?\bnor\b|\bnot\s+(?:significantly\s+)?associated\b|\bneutral\b"
+    r"|\bnull\s+(?:effect|result|association|finding)s?\b|\bno\s+(?:between[-\s]group\s+)?"
+    r"difference\s+(?:was|were)\b|\bns\b(?=\s*[),;])|\bn\.s\.",
+    re.IGNORECASE,
+)
+# A direction word right after these is hedged: stated, but not asserted as an effect.
+HEDGE_BEFORE = re.compile(
+    r"(?:\bnon-?\s?significant(?:ly)?|\b(?:trend|tendency|trends)\s+(?:toward|towards|for|to)"
+    r"(?:\s+(?:a|an|the))?|\btend(?:ed|s)?\s+to(?:\s+be)?|\btrended\s+(?:toward|towards)?"
+    r"|\bnumerically|\bmarginally|\bslightly|\bsomewhat|\bnominally|\bborderline"
+    r"|\bmay|\bmight|\bcould|\bpossibly|\bappeared\s+to(?:\s+be)?)\s+(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+# A hedge after the cue: "lower, although not significantly", "which trended towards
+# significance", "did not reach significance".
+HEDGE_AFTER = re.compile(
+    r"^[^.;]{0,80}?\b(?:not\s+(?:statistically\s+)?significant(?:ly)?|non-?\s?significant|"
+    r"(?:did|does|was|were)\s*n[o']t\s+reach\w*|failed\s+to\s+reach|trend(?:ed)?\s+"
+    r"(?:toward|towards)|not\s+reach(?:ing)?\s+(?:statistical\s+)?significance)",
+    re.IGNORECASE,
+)
+# Significance claimed in words ("significantly lower", "a significant increase").
+SIGNIFICANT = re.compile(r"(?<!non-)(?<!non)(?<!in)\b(?:statistically\s+|highly\s+)?"
+                         r"significant(?:ly)?\b", re.IGNORECASE)
+NEGATED_SIGNIFICANT = re.compile(r"\b(?:not|no|non-?|never|nor)\s*(?:\w+\s+){0,2}?"
+                                 r"(?:statistically\s+)?significant", re.IGNORECASE)
+
+# A negation right before a cue turns it into "no difference": "did not increase".
+NEGATORS = words("no not non without never neither nor none n't cannot")
+NEGATION_BRIDGE = words("""
+was were is are be been being significantly significant statistically associated with a an any
+the risk of in found observed show shown showed detected evidence meaningfully clinically
+materially substantially to did does do has have had appreciably further lead led result
+resulted cause caused produce produced
+""")
+# Words between a name and the cue that follows it: "X (HR 2.72) was significantly higher".
+FILLER = words("""
+was were is are be been being remained remain appeared appears appear seemed seem also slightly
+substantially markedly modestly significantly statistically risk risks rate rates incidence
+odds hazard likelihood probability levels level values value scores score concentration
+concentrations both all still further found noted observed seen became become even much
+considerably somewhat numerically nominally consistently respectively overall mean median
+""")
+# Words a cue's argument may start with before the outcome's name: "lower risk of X".
+ARGUMENT_LEAD = words("""
+in of the a an risk risks rate rates incidence odds hazard hazards levels level values value
+scores score number numbers proportion proportions percentage share likelihood frequency
+prevalence occurrence amount amounts concentration concentrations mean median total overall
+for with regarding on chance chances serum plasma its their his her any
+""")
+# Nouns that only say "a group": "in the X group", "X-treated patients".
+GROUP_NOUNS = words("""
+group groups arm arms cohort cohorts patients patient participants participant subjects subject
+users user initiators recipients individuals people persons women men children infants
+adults cases
+""")
+# Comparison markers: the group after them is the reference side.
+COMPARISON = words("than versus vs vs. v compared comparison relative against over")
+# Role words: the intervention or control group named by its role.
+INTERVENTION_ROLES = words("""
+intervention treatment treated experimental active exposed study index trial
+""")
+CONTROL_ROLES = words("""
+control controls placebo sham comparator comparison reference unexposed untreated vehicle
+nonusers non-users
+""")
+# Subject pronouns that can stand for the group just named.
+PRONOUNS = words("it they this these its their them")
+# "both groups", "either arm", "all groups": no side is named.
+BOTH = re.compile(r"\b(?:both|either|all|each|neither|the\s+two|the\s+three|two|three)\s+"
+                  r"(?:\w+\s+){0,2}?(?:groups?|arms?|cohorts?|treatments?|regimens?|conditions?)"
+                  r"\b|\bbetween\s+(?:the\s+)?(?:groups?|arms?|treatments?)\b", re.IGNORECASE)
+BASELINE = re.compile(
+    r"\bat\s+baseline\b|\bbaseline\s+(?:characteristics?|values?|differences?|imbalances?)"
+    r"|\bbefore\s+(?:matching|weighting|treatment\s+start|randomi[sz]ation)|^\W*baseline\b"
+    r"|\bat\s+(?:study\s+)?entry\b|\bpre-?existing\b|\bat\s+enrol+ment\b",
+    re.IGNORECASE,
+)
+OUTCOME_TALK = re.compile(r"\bsignifican|\bassociat|\brisk|\bodds\b|\bhazard|\bp\s*[=<>]",
+                          re.IGNORECASE)

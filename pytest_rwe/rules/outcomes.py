@@ -1,0 +1,398 @@
+"""Where a summary names each outcome: by its words, part of them, or an abbreviation.
+
+An outcome's name is matched as a bag of stemmed content words inside a short window of one
+sentence ("ip visit for asthma" ~ "asthma-related inpatient visits"), or by an abbreviation:
+one its name gives in parentheses ("free plasma glucose (FPG)"), the initials of its words
+("low cardiac output syndrome" ~ "LCOS"), or one the summary defines ("... volume (Vd/Vt)").
+Overlapping matches go to the most specific name ("ischemic stroke" is not also "stroke"); a
+partial match counts only when it singles out one outcome, or when the outcome's own estimate
+is written nearby.
+
+Lookups go through an inverted index of the names' words, so the cost grows with the words
+a sentence shares with the names, not with the number of outcomes times the summary's length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pytest_rwe.rules.index import matches, timepoint_numbers
+from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.text import (
+    STOPWORDS,
+    Span,
+    Token,
+    normalize_phrase,
+    numbers_in,
+    same_word,
+    stem,
+)
+from pytest_rwe.rules.truth import Fact
+from pytest_rwe.study import Outcome, Study
+
+_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
+# Words that describe how or when an outcome is measured, not which outcome it is: a name's
+# other words must all be found, these need not ("mean operative time" ~ "operative time").
+WEAK_WORDS = frozenset(stem(w) for w in (
+    "level", "levels", "score", "scores", "value", "values", "mean", "median", "change",
+    "changes", "concentration", "concentrations", "measure", "measured", "patients", "percent",
+    "percentage", "time", "times", "duration", "use", "usage", "amount", "index", "total",
+    "week", "weeks", "month", "months", "day", "days", "year", "years", "hour", "hours",
+    "minute", "minutes", "min", "follow", "up", "end", "baseline", "period", "number", "average",
+    "participants", "subjects", "people", "group", "groups", "overall", "serum", "plasma",
+    "daily", "postoperative", "mm", "ml", "mg", "kg", "cm"))
+_BREAKS = frozenset("();:[]")
+_CROWDED = 48  # a segment sharing words with more outcomes than this: full matches only
+_ACRONYM_STOP = words("of the and in to for with on at by or a an from vs")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A place where the summary names an outcome."""
+
+    outcome: Outcome
+    positions: tuple[int, ...]  # token indices that matched the name
+    span: Span
+    full: bool  # every content word of the name (or an abbreviation of it) was found
+
+
+def content_words(name: str) -> list[str]:
+    """The stemmed, de-duplicated content words of a name (outside parentheses)."""
+    words = [w for w in normalize_phrase(name) if w not in _STOP_STEMS]
+    unique: list[str] = []
+    for word in words:
+        if not any(same_word(word, u) for u in unique):
+            unique.append(word)
+    return unique or normalize_phrase(name)
+
+
+def _abbreviations(name: str) -> list[str]:
+    """Abbreviations a name gives in parentheses, lower-cased: "(FPG)" -> "fpg"."""
+    out = []
+    for inner in re.findall(r"\(([^()]{1,16})\)", name):
+        inner = inner.strip()
+        if re.fullmatch(r"[A-Za-z][\w/\-]*", inner) and sum(c.isupper() for c in inner) >= 2:
+            out.append(inner.lower())
+    return out
+
+
+def acronym(text: str) -> str:
+    """The initials of a phrase's words ("high-flow nasal cannula" -> "hfnc")."""
+    words = re.findall(r"[^\W\d_][\w']*", re.sub(r"\([^)]*\)", " ", text))
+    return "".join(w[0].lower() for w in words if w.lower() not in _ACRONYM_STOP)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to name an outcome: words that must all be found, words that may be."""
+
+    key: str
+    strong: tuple[str, ...]
+    weak: tuple[str, ...]
+    part: bool  # one part of a name listing several things ("A, B and C")
+
+
+@dataclass
+class OutcomeIndex:
+    """The outcomes' names as an inverted index: word -> variants of names holding it."""
+
+    outcomes: dict[str, Outcome]
+    names: dict[str, list[str]]  # every content word of each name (without parentheses)
+    variants: list[Variant]
+    aliases: dict[str, set[str]]  # abbreviation -> outcome keys
+    postings: dict[str, list[int]]  # strong word -> variant numbers
+    weak: frozenset[str]
+    _by_prefix: dict[str, set[str]] = field(default_factory=dict)
+    _matched: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def words_matching(self, norm: str) -> frozenset[str]:
+        """The name words a token matches: equal, or the same word by a long prefix."""
+        hit = self._matched.get(norm)
+        if hit is None:
+            found = {norm} if norm in self.postings or norm in self.weak else set()
+            for word in self._by_prefix.get(norm[:5], ()):
+                if word != norm and same_word(norm, word):
+                    found.add(word)
+            hit = self._matched[norm] = frozenset(found)
+        return hit
+
+
+_PARTS = re.compile(r",\s*(?:and\s+|or\s+)?|;\s*|\s+(?:and|or|and/or|vs\.?|versus)\s+|\s*=\s*",
+                    re.IGNORECASE)
+
+
+def _variant(key: str, words: list[str], part: bool) -> Variant | None:
+    strong = tuple(w for w in words if w not in WEAK_WORDS)
+    weak = tuple(w for w in words if w in WEAK_WORDS)
+    if not strong:
+        strong, weak = tuple(words), ()
+    return Variant(key, strong, weak, part) if strong else None
+
+
+def build_outcome_index(study: Study) -> OutcomeIndex:
+    outcomes = {o.key: o for o in study.outcomes}
+    names: dict[str, list[str]] = {}
+    variants: list[Variant] = []
+    aliases: dict[str, set[str]] = {}
+    for outcome in study.outcomes:
+        outer = re.sub(r"\([^()]*\)", " ", outcome.name)
+        words = content_words(outer if outer.strip() else outcome.name)
+        names[outcome.key] = words
+        whole = _variant(outcome.key, words, False)
+        if whole is not None:
+            variants.append(whole)
+        parts = [p for p in _PARTS.split(outer) if p.strip()]
+        if len(parts) > 1:
+            for text in parts:
+                part = _variant(outcome.key, content_words(text), True)
+                if part is not None and part.strong != (whole.strong if whole else ()):
+                    variants.append(part)
+        for alias in _abbreviations(outcome.name):
+            aliases.setdefault(alias, set()).add(outcome.key)
+        initials = acronym(outer)
+        if len(initials) >= 2 and len(words) >= 2:
+            aliases.setdefault(initials, set()).add(outcome.key)
+    postings: dict[str, list[int]] = {}
+    weak: set[str] = set()
+    for number, variant in enumerate(variants):
+        for word in variant.strong:
+            postings.setdefault(word, []).append(number)
+        weak |= set(variant.weak)
+    index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak))
+    for word in set(postings) | weak:
+        index._by_prefix.setdefault(word[:5], set()).add(word)
+    return index
+
+
+def _segments(tokens: Sequence[Token], lo: int, hi: int) -> list[tuple[int, int]]:
+    out, start = [], lo
+    for pos in range(lo, hi):
+        if tokens[pos].text in _BREAKS:
+            if pos > start:
+                out.append((start, pos))
+            start = pos + 1
+    if hi > start:
+        out.append((start, hi))
+    return out
+
+
+def _window(variant: Variant, at: dict[int, frozenset[str]], positions: list[int], start: int,
+            hi: int) -> tuple[list[int], int, int]:
+    """Greedy match from ``positions[start]``: matched positions, strong words found, last."""
+    words = variant.strong + variant.weak
+    found: dict[str, int] = {}
+    first = positions[start]
+    limit = min(hi, first + 2 * len(words) + 2)
+    last = first
+    for pos in positions[start:]:
+        if pos >= limit:
+            break
+        for word in words:
+            if word not in found and word in at[pos]:
+                found[word] = pos
+                last = pos
+                break
+        if len(found) == len(words):
+            break
+    strong = sum(1 for w in variant.strong if w in found)
+    return sorted(found.values()), strong, last
+
+
+_Candidate = tuple[float, list[Outcome], list[int]]
+
+
+def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, hi: int
+                        ) -> list[_Candidate]:
+    at = {pos: index.words_matching(tokens[pos].norm) for pos in range(lo, hi)}
+    at = {pos: words for pos, words in at.items() if words}
+    if not at:
+        return []
+    present = frozenset().union(*at.values())
+    numbers: set[int] = set()
+    for word in present:
+        numbers.update(index.postings.get(word, ()))
+    if len(numbers) > _CROWDED:  # full matches only: every strong word is in the segment
+        numbers = {n for n in numbers if all(w in present for w in index.variants[n].strong)}
+    out: list[_Candidate] = []
+    for number in sorted(numbers):
+        variant = index.variants[number]
+        words = set(variant.strong)
+        positions = [pos for pos, found in at.items() if found & words]
+        everything = set(variant.strong + variant.weak)
+        positions = [pos for pos, found in at.items() if found & everything]
+        i = 0
+        while i < len(positions):
+            if not at[positions[i]] & words and not any(
+                    at[p] & words for p in positions[i:i + 4]):
+                i += 1
+                continue
+            matched, strong, last = _window(variant, at, positions, i, hi)
+            outcome = index.outcomes[variant.key]
+            if strong == len(variant.strong):
+                # a part of a name counts a little less than the whole name
+                out.append((len(matched) + (0.25 if variant.part else 0.5), [outcome], matched))
+            elif 2 * strong >= len(variant.strong) and strong and not variant.part:
+                out.append((float(len(matched)), [outcome], matched))
+            while i < len(positions) and positions[i] <= last:
+                i += 1
+    return out
+
+
+def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], text: str,
+                  tokens: Sequence[Token], sentences: Sequence[tuple[int, int]]) -> list[Mention]:
+    """Every outcome mention, sentence by sentence (``sentences`` are token ranges)."""
+    mentions: list[Mention] = []
+    for lo, hi in sentences:
+        candidates: list[_Candidate] = []
+        for s_lo, s_hi in _segments(tokens, lo, hi):
+            candidates += _segment_candidates(index, tokens, s_lo, s_hi)
+        for pos in range(lo, hi):
+            keys = _alias_keys(index, tokens[pos])
+            if keys:
+                candidates.append((1.5, [index.outcomes[k] for k in sorted(keys)], [pos]))
+        mentions += _resolve(index, facts, text, tokens, lo, hi, candidates)
+    return _summary_aliases(index, text, tokens, mentions)
+
+
+def _alias_keys(index: OutcomeIndex, token: Token) -> set[str]:
+    raw = token.text
+    # an abbreviation is written with capitals: at least two, or one and a digit ("sVCAM-1")
+    capitals = sum(c.isupper() for c in raw)
+    if len(raw) < 2 or not (capitals >= 2 or (capitals and any(c.isdigit() for c in raw))):
+        return set()
+    word = raw.lower().rstrip("s") if raw.endswith("s") and raw[:-1].isupper() else raw.lower()
+    return index.aliases.get(word, set())
+
+
+def _summary_aliases(index: OutcomeIndex, text: str, tokens: Sequence[Token],
+                     mentions: list[Mention]) -> list[Mention]:
+    """Abbreviations the summary defines right after a name: "... volume (Vd/Vt)"."""
+    defined: dict[str, Outcome] = {}
+    for mention in mentions:
+        match = re.match(r"\s*\(([A-Za-z][\w/\-]{0,11})\)", text[mention.span.end:])
+        if match and sum(c.isupper() for c in match.group(1)) >= 2:
+            defined.setdefault(match.group(1), mention.outcome)
+    if not defined:
+        return mentions
+    taken = {p for m in mentions for p in m.positions}
+    extra = []
+    for pos, token in enumerate(tokens):
+        outcome = defined.get(token.text)
+        if outcome is not None and pos not in taken:
+            extra.append(Mention(outcome, (pos,), Span(token.start, token.end, token.text), True))
+    return sorted(mentions + extra, key=lambda m: m.positions[0])
+
+
+def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: Sequence[Token],
+             lo: int, hi: int, candidates: list[_Candidate]) -> list[Mention]:
+    if not candidates:
+        return []
+    sentence_text = text[tokens[lo].start:tokens[hi - 1].end] if hi > lo else ""
+    written = numbers_in(sentence_text)
+    names = index.names
+    merged: dict[tuple[float, tuple[int, ...]], list[Outcome]] = {}
+    for strength, outcomes, positions in candidates:
+        merged.setdefault((strength, tuple(positions)), []).extend(outcomes)
+    ordered = sorted(merged.items(), key=lambda kv: (-kv[0][0], kv[0][1][0]))
+    consumed: set[int] = set()
+    out: list[Mention] = []
+    for (strength, positions_key), outcomes in ordered:
+        positions = list(positions_key)
+        if set(positions) <= consumed:
+            continue
+        full = strength != int(strength)
+        chosen = outcomes
+        if not full:
+            # A partial match must single out its outcome among all the study's outcomes.
+            rivals = _rivals(index, [tokens[p].norm for p in positions])
+            if len({tuple(names[o.key]) for o in rivals}) == 1:
+                chosen = rivals  # one name at several timepoints
+            elif len(rivals) > 1:
+                chosen = _by_numbers(rivals, facts, written)
+                if len(chosen) != 1:
+                    continue
+        if len(chosen) > 1 and len({tuple(names[o.key]) for o in chosen}) == 1:
+            placed = _place_by_timepoint(chosen, text, tokens, lo, hi)
+            if placed:
+                consumed |= set(positions)
+                for outcome, pos in placed:
+                    tok = tokens[pos]
+                    out.append(Mention(outcome, (pos,), Span(tok.start, tok.end, tok.text), full))
+                continue
+        if len(chosen) > 1:
+            chosen = (_by_timepoint(chosen, written) or _by_numbers(chosen, facts, written)
+                      or chosen)
+        consumed |= set(positions)
+        start, end = tokens[positions[0]].start, tokens[positions[-1]].end
+        for outcome in chosen:
+            out.append(Mention(outcome, tuple(positions), Span(start, end, text[start:end]),
+                               full))
+    unique: dict[tuple[str, tuple[int, ...]], Mention] = {}
+    for mention in out:
+        unique.setdefault((mention.outcome.key, mention.positions), mention)
+    return sorted(unique.values(), key=lambda m: m.positions[0])
+
+
+def _rivals(index: OutcomeIndex, matched: list[str]) -> list[Outcome]:
+    """The outcomes whose names contain every matched strong word (through the index)."""
+    keys: set[str] | None = None
+    for norm in matched:
+        words = index.words_matching(norm) - index.weak
+        if not words:
+            continue
+        found = {index.variants[n].key for word in words for n in index.postings.get(word, ())}
+        keys = found if keys is None else keys & found
+    return [index.outcomes[k] for k in sorted(keys or ())]
+
+
+_UNIT_WORDS = {"m": ("month", "mo"), "y": ("year", "yr", "y"), "w": ("week", "wk"),
+               "d": ("day", "d")}
+
+
+def _place_by_timepoint(outcomes: list[Outcome], text: str, tokens: Sequence[Token], lo: int,
+                        hi: int) -> list[tuple[Outcome, int]]:
+    """Each same-named outcome at its own timepoint phrase ("at three months") in the sentence."""
+    if hi <= lo:
+        return []
+    offset = tokens[lo].start
+    written = numbers_in(text[offset:tokens[hi - 1].end])
+    placed: list[tuple[Outcome, int]] = []
+    for outcome in outcomes:
+        values = timepoint_numbers(outcome.timepoint)
+        unit = re.sub(r"[\d.\s]", "", outcome.timepoint or "").lower()[:1]
+        if not values or unit not in _UNIT_WORDS:
+            continue
+        for number in written:
+            after = text[offset + number.span.end: offset + number.span.end + 8].lower()
+            unit_ok = re.match(r"[\s-]*(" + "|".join(_UNIT_WORDS[unit]) + ")", after)
+            if number.value == values[0] and unit_ok:
+                pos = next((i for i in range(lo, hi)
+                            if tokens[i].start >= offset + number.span.start), None)
+                if pos is not None:
+                    placed.append((outcome, pos))
+    return placed
+
+
+def _by_timepoint(outcomes: list[Outcome], written: Sequence[object]) -> list[Outcome]:
+    values = {getattr(n, "value", None) for n in written}
+    return [o for o in outcomes if timepoint_numbers(o.timepoint)
+            and timepoint_numbers(o.timepoint)[0] in values]
+
+
+def _by_numbers(outcomes: list[Outcome], facts: Mapping[str, Fact], written: Sequence[object]
+                ) -> list[Outcome]:
+    """The outcomes whose own estimate is written in the sentence."""
+    chosen = []
+    for outcome in outcomes:
+        fact = facts.get(outcome.key)
+        if fact is None or fact.point is None:
+            continue
+        for number in written:
+            value, decimals = getattr(number, "value", 0.0), getattr(number, "decimals", 0)
+            if decimals >= 1 and (matches(value, decimals, fact.point)
+                                  or matches(abs(value), decimals, abs(fact.point))):
+                chosen.append(outcome)
+                break
+    return chosen
