@@ -82,10 +82,11 @@ def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
     for claim in analysis.claims:
         if claim.baseline or claim.outcome is None:
             continue
+        key = claim.outcome.key
         if not claim.grounded and claim.direction in ("higher", "lower"):
             # the side is not known: the outcome is mentioned, its direction is not read
             claim = replace(claim, direction=None)
-        by_outcome.setdefault(claim.outcome.key, []).append(claim)
+        by_outcome.setdefault(key, []).append(claim)
     grounded, total = analysis.coverage()
     rows = [_outcome_row(o, by_outcome[o.key]) for o in study.outcomes if o.key in by_outcome]
     sig = [r["significance_match"] for r in rows if r["significance_match"] is not None]

@@ -116,28 +116,39 @@ def _status(claim: Claim) -> str:
     return "bare"
 
 
+def _tabular(text: str) -> bool:
+    """A table fragment ("X | 24.6 | 27.1 | 0.04"): rows the juror cannot read as prose."""
+    return "|" in text or text.count("\n") >= 2
+
+
 def _completeness_findings(study: Study, analysis: Analysis) -> list[Finding]:
     findings: list[Finding] = []
     named = {o.key: o for o in study.outcomes}
-    loose = [c for c in analysis.claims if c.outcome is None and not c.baseline
-             and not c.generic]
+    loose = [c for c in analysis.claims if c.outcome is None and not c.baseline]
+    # Claims naming no outcome may be about one the juror did not recognize: then it does not
+    # say an outcome is missing. With one outcome, a claim about nothing named ("there was no
+    # significant difference between the groups") can only be about that outcome.
+    sole = len(named) == 1
+    unsure = [c for c in loose if not c.generic or sole] or _tabular(analysis.text)
     for key, fact in analysis.facts.items():
         outcome = named.get(key)
         if outcome is None or not fact.must_report:
             continue
         claims = [c for c in analysis.claims if c.outcome is not None
                   and c.outcome.key == key and not c.baseline]
+        if not claims and sole:
+            claims = [c for c in loose if c.generic]
         statuses = {_status(c) for c in claims}
         if statuses & {"difference", "bare"}:
             continue
         if claims:
             said = ("as not significant" if "nonsig" in statuses and "null" not in statuses
                     else "as no difference")
-            findings.append(_finding(claims[0].mention.span if claims[0].mention else
-                                     Span(0, 0, ""), _p_field(fact), (
+            first = claims[0]
+            span = first.mention.span if first.mention else (first.cue or Span(0, 0, ""))
+            findings.append(_finding(span, _p_field(fact), (
                 f"{outcome.name} has p = {fact.p_text} but is described {said}")))
-        elif not loose:
-            # a claim the juror could not tie to an outcome may be this one: then say nothing
+        elif not unsure:
             findings.append(Finding("", 0, 0, _p_field(fact), (
                 f"{outcome.name} ({fact.shown()}) has p <= 0.05 and is not mentioned")))
     return findings

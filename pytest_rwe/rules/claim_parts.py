@@ -41,8 +41,8 @@ def _negated(tokens: Sequence[Token], lo: int, pos: int) -> bool:
         if word in lexicon.NEGATORS:
             # "not only ... but also" affirms
             return not (index + 1 < len(tokens) and tokens[index + 1].text.lower() == "only")
-        if word not in lexicon.NEGATION_BRIDGE:
-            return False
+        if word not in lexicon.NEGATION_BRIDGE and not (word.endswith("ly") and len(word) > 4):
+            return False  # adverbs bridge: "no statisticaly significant", "not markedly"
     return False
 
 
@@ -64,8 +64,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     taken: set[int] = set()
     for match in lexicon.NULL_PHRASE.finditer(text, span.start, span.end):
         first, last = _span_tokens(tokens, match.start(), match.end(), lo, hi)
-        if first > last or any(p in in_names for p in range(first, last + 1)):
-            continue
+        if first > last or all(p in in_names for p in range(first, last + 1)):
+            continue  # a name's own words ("neither A nor B" as a group's name)
         cues.append(Cue("null", first, last, False))
         taken |= set(range(first, last + 1))
     for pos in range(lo, hi):
@@ -77,14 +77,26 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue
         if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]):
             continue
+        if word in ("least", "most", "increased", "higher", "high", "lower", "greater") and \
+                _at_before(tokens, lo, pos):
+            continue  # "at least one", "at increased risk of": a bound or a population
+        if pos > lo and tokens[pos - 1].text == "-" and pos + 1 < hi and \
+                tokens[pos + 1].text.lower() in lexicon.GROUP_NOUNS:
+            continue  # "the stress-reduction group": a group's name
         if word in lexicon.INTENSIFIERS and pos + 1 < hi and \
                 tokens[pos + 1].text.lower() in lexicon.CHANGE_NOUNS:
             continue  # "a greater fall": the noun gives the direction
+        if word in lexicon.INTENSIFIERS:
+            composed = _composed(tokens, lo, pos)
+            if composed is not None:
+                kind = composed  # "the decrease in X was greater": a larger decrease
         before = text[max(span.start, tokens[pos].start - 60):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 90)]
         if kind in ("higher", "lower", "valence") and _negated(tokens, lo, pos):
             cues.append(Cue("null", pos, pos, False))
             continue
+        if kind in ("higher", "lower") and pos + 1 < hi and _adjective_after(tokens, pos + 1, hi):
+            kind = "valence"  # "more effective", "more specific": the adjective is the claim
         significant = _word_significance(text, before, after)
         hedged = bool(lexicon.HEDGE_BEFORE.search(before) or lexicon.HEDGE_AFTER.match(after))
         if hedged and (re.search(r"non-?\s?significant", before[-30:], re.IGNORECASE)
@@ -94,6 +106,54 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         cues.append(Cue(kind, pos, pos, significant, hedged))
     cues += _difference_cues(text, tokens, lo, hi, span, in_names, taken, cues)
     return sorted(cues, key=lambda c: c.start)
+
+
+_BIGGER = words("greater larger bigger more steeper marked")
+_GROWING = words("increase increases rise rises gain gains elevation")
+_SHRINKING = words("decrease decreases reduction reductions fall falls drop drops decline "
+                   "declines loss losses")
+
+
+def _composed(tokens: Sequence[Token], lo: int, pos: int) -> str | None:
+    """An intensifier after a change noun composes with it: "the reduction in X was greater"
+    is lower, "the increase ... was smaller" is lower; "the improvement ... greater" has no
+    side."""
+    for back in range(pos - 1, max(lo - 1, pos - 22), -1):
+        word = tokens[back].text.lower()
+        if word in (",", ";", "than"):
+            return None
+        if word in _GROWING or word in _SHRINKING:
+            bigger = tokens[pos].text.lower() in _BIGGER
+            grows = word in _GROWING
+            return "higher" if bigger == grows else "lower"
+        if word in ("improvement", "improvements", "benefit"):
+            return "valence"
+    return None
+
+
+def _at_before(tokens: Sequence[Token], lo: int, pos: int) -> bool:
+    word = tokens[pos].text.lower()
+    prev = tokens[pos - 1].text.lower() if pos > lo else ""
+    if word in ("least", "most"):
+        return prev == "at"
+    nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+    return prev == "at" and nxt in ("risk", "risks")
+
+
+_ADJECTIVE_ENDINGS = ("ic", "al", "ive", "ous", "ful", "able", "ible", "ent", "ant", "ary", "ile")
+
+
+def _adjective_after(tokens: Sequence[Token], pos: int, hi: int) -> bool:
+    """"more effective", "less specific than": a comparative of an adjective, not of an
+    amount ("more abdominal pain" is more pain)."""
+    word = tokens[pos].text.lower()
+    if word in lexicon.FREQUENCY_AFTER_COMPARATIVE or not word.isalpha():
+        return False
+    if word in lexicon.VALENCE_AFTER_COMPARATIVE:
+        return True
+    nxt = tokens[pos + 1].text.lower() if pos + 1 < hi else "."
+    return (len(word) > 5 and word.endswith(_ADJECTIVE_ENDINGS) and not word.endswith("ment")
+            and (nxt in ("than", ",", ".", ";", "and", "or", ")") or not nxt[0].isalnum()))
 
 
 def _kind(word: str) -> str | None:
@@ -117,6 +177,8 @@ def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span:
                      in_names: set[int], taken: set[int], cues: list[Cue]) -> list[Cue]:
     """"differed significantly", "a significant difference in X": a difference, no side."""
     near = {p for c in cues for p in range(c.start - 3, c.end + 4)}
+    # "no significant difference ... (a) significant effect": still the no-difference phrase
+    near |= {p for c in cues if c.kind == "null" for p in range(c.end, c.end + 8)}
     out = []
     for pos in range(lo, hi):
         if pos in taken or pos in in_names or pos in near:
@@ -128,9 +190,11 @@ def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span:
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 60)]
         significant = _word_significance(text, before, after)
         if word.startswith("significant"):
-            significant = None if significant is False else True
-            if significant is None or re.search(r"\bnot\s*$|\bnon-?$", before, re.IGNORECASE):
+            if significant is False or _negated(tokens, lo, pos) or re.search(
+                    r"\bnot\s*$|\bnon-?$|\b(?:marginally|borderline|nearly|almost|approach\w*|"
+                    r"near)\s+(?:statistically\s+)?$", before, re.IGNORECASE):
                 continue
+            significant = True
         elif word.startswith(("associat", "effect")) and significant is not True:
             continue  # "associated with" alone only links words
         elif word in ("difference", "differences", "different") and (
@@ -164,8 +228,8 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
     """A cue right after the name, over parentheses, filler, a group phrase or coordinated
     names: "X (HR 2.72) was higher", "X and Y were lower", "X in the Z group was greater".
     The second value is True when the way there crossed other names (a coordinated list)."""
-    depth, pos, steps, crossed = 0, mention.positions[-1] + 1, 0, False
-    while pos < hi and steps < 14:
+    depth, pos, steps, crossed, unknown = 0, mention.positions[-1] + 1, 0, False, 0
+    while pos < hi and steps < 16:
         tok = tokens[pos]
         word = tok.text.lower()
         if tok.text in "([":
@@ -188,11 +252,22 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
             elif not (word in lexicon.FILLER or pos in group_tokens or word in (
                     "the", "in", "of", "with", "among", "for", "at", "all", "both", "as",
                     "well", "%") or word in lexicon.GROUP_NOUNS or tok.is_number
-                    or word in lexicon.INTERVENTION_ROLES or word in lexicon.CONTROL_ROLES):
-                return None, crossed
+                    or word in lexicon.INTERVENTION_ROLES or word in lexicon.CONTROL_ROLES
+                    or (word.endswith("ly") and len(word) > 4)):
+                # a few words of the name's own phrase: "X expressed as percent of intake
+                # was higher", "X in eczematous lesions in group A decreased"
+                unknown += 1
+                if word in _STOP_AFTER_NAME or unknown > 5:
+                    return None, crossed
             steps += 1
         pos += 1
     return None, crossed
+
+
+# Words that end a name's phrase: a relative clause, a new clause, a comparison.
+_STOP_AFTER_NAME = frozenset(["which", "who", "that", "while", "whereas", "than", "compared",
+                              "versus", "vs", "vs.", "but", "although", "however", "when",
+                              "because", "if", "whether", "not", "no"])
 
 
 def _next_outside(tokens: Sequence[Token], pos: int, hi: int) -> int | None:
@@ -222,6 +297,8 @@ def _before_name(tokens: Sequence[Token], mention: Mention, ordered: list[Cue], 
     depth, unknown = 0, 0
     for pos in range(cue.end + 1, first):
         tok = tokens[pos]
+        if cue.kind == "null" and tok.text.lower() in lexicon.EXCEPTIONS and depth == 0:
+            return None  # "no difference, with the exception of X": X is not included
         if tok.text in "([":
             depth += 1
         elif tok.text in ")]":
@@ -252,6 +329,9 @@ def attach(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[
 
 
 # ---------------------------------------------------------------- the group side
+
+
+RELATIVE = words("which who whom whose")
 
 
 @dataclass(frozen=True)
@@ -318,18 +398,22 @@ def _outside_parentheses(tokens: Sequence[Token], lo: int, refs: Sequence[GroupR
 def _side_of(refs: Sequence[GroupRef], cue: Cue) -> Side | None:
     bearers = [r for r in refs if not r.comparison and not r.between]
     known = {r.group for r in bearers if r.group != "unknown"}
+    compared = {r.group for r in refs if r.comparison and r.group != "unknown"}
     if len(known) == 1:
-        return Side(known.pop(), True)
+        group = known.pop()
+        if compared == {group}:
+            return Side("unknown", True, "one group is named on both sides")
+        return Side(group, True)
     if len(known) == 2:
-        # the nearest bearer before the cue is its subject ("A had X; B ..." is split earlier)
-        before = [r for r in bearers if r.position < cue.start and r.group != "unknown"]
-        after = [r for r in bearers if r.position > cue.end and r.group != "unknown"]
-        if after and (not before or after[0].position - cue.end < 4):
-            return Side(after[0].group, True)  # "lower in A" after "A and B differed"
         return Side("unknown", True, "both groups are named as having it")
     if any(r.group == "unknown" for r in bearers):
+        # "the K2 group ... compared with the control group": with two groups, the one not
+        # recognized is the other one; without a recognized side it stays unknown
+        if compared == {"control"}:
+            return Side("intervention", True)
+        if compared == {"intervention"}:
+            return Side("control", True)
         return Side("unknown", True, "the group named is not one of the study's groups")
-    compared = {r.group for r in refs if r.comparison}
     if compared == {"control"}:
         return Side("intervention", True)
     if compared == {"intervention"}:
@@ -348,6 +432,12 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
     refs = _outside_parentheses(tokens, lo, refs)
     seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
     stretch = [r for r in refs if seg_lo <= r.position < seg_hi]
+    if tokens[seg_lo].text.lower() in RELATIVE and not [r for r in stretch if not r.comparison]:
+        # "..., which still had higher X": the relative pronoun is the group named just before
+        antecedent = [r for r in refs if max(r.end, r.position) < seg_lo
+                      and seg_lo - max(r.end, r.position) <= 3 and r.group != "unknown"]
+        if antecedent:
+            return Side(antecedent[-1].group, True)
     segment_text = " ".join(t.text for t in tokens[seg_lo:seg_hi])
     for group in (stretch, refs):
         side = _side_of(group, cue)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.claim_parts import (
+    RELATIVE,
     Cue,
     attach,
     find_cues,
@@ -27,9 +28,16 @@ from pytest_rwe.rules.claim_parts import (
     segment,
     significance_after,
 )
+from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.groups import GroupRef, find_group_refs
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.outcomes import Mention, OutcomeIndex, build_outcome_index, find_mentions
+from pytest_rwe.rules.outcomes import (
+    WEAK_WORDS,
+    Mention,
+    OutcomeIndex,
+    build_outcome_index,
+    find_mentions,
+)
 from pytest_rwe.rules.text import Span, Token, clauses, sentences, tokenize
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Outcome, Study
@@ -166,8 +174,14 @@ class _Reader:
         self.in_groups = {p for g in analysis.groups if g.via == "name"
                           for p in range(g.position, max(g.end, g.position) + 1)}
 
-    def _in(self, starts: list[int], items: list[object], lo: int, hi: int) -> list[object]:
-        return items[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
+    def _mentions(self, lo: int, hi: int) -> list[Mention]:
+        starts = self.mention_starts
+        return self.analysis.mentions[bisect.bisect_left(starts, lo):bisect.bisect_left(starts,
+                                                                                        hi)]
+
+    def _refs(self, lo: int, hi: int) -> list[GroupRef]:
+        starts = self.group_starts
+        return self.analysis.groups[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
 
     def clause(self, lo: int, hi: int, span: Span) -> list[Claim]:
         analysis = self.analysis
@@ -189,9 +203,8 @@ class _Reader:
         def baseline(position: int) -> bool:
             return sentence_wide or any(a <= position < b for a, b in stretches)
 
-        mentions: list[Mention] = self._in(self.mention_starts, analysis.mentions,  # type: ignore
-                                           lo, hi)
-        refs: list[GroupRef] = self._in(self.group_starts, analysis.groups, lo, hi)  # type: ignore
+        mentions = self._mentions(lo, hi)
+        refs = self._refs(lo, hi)
         cues = find_cues(analysis.text, analysis.tokens, lo, hi, span,
                          self.in_names | self.in_groups)
         if not cues and not mentions:
@@ -207,9 +220,37 @@ class _Reader:
             anchor = cue.start if cue is not None else mention.positions[0]
             claims.append(self._claim(mention, cue, lo, hi, span, refs, baseline(anchor)))
         for cue in cues:
-            if cue.start not in used:
+            if cue.start in used:
+                continue
+            antecedent = self._antecedent(cue, lo, hi)
+            if antecedent is not None:
+                claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
+                                          baseline(cue.start)))
+            else:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
+
+    def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
+        """The outcome a cue without a name of its own refers back to: the name just before a
+        relative clause ("heart rate, for which A had a lower value"), or the one outcome the
+        sentence named before, when the cue's argument is only a measure of it ("the PVB
+        group had lower scores")."""
+        tokens = self.analysis.tokens
+        s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
+        earlier = self._mentions(s_lo, cue.start)
+        if not earlier:
+            return None
+        seg_lo, _ = segment(tokens, cue.start, cue.end, lo, hi)
+        lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
+        last = earlier[-1]
+        if lead and (lead[0] in RELATIVE or lead[:2] in (["for", "which"], ["in", "which"])) \
+                and seg_lo - last.positions[-1] <= 3:
+            return last
+        head = _argument_head(tokens, cue, hi)
+        outcomes = {m.outcome.key for m in earlier}
+        if head is not None and head in WEAK_WORDS and len(outcomes) == 1:
+            return last
+        return None
 
     def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
                refs: list[GroupRef], baseline: bool) -> Claim:
@@ -220,11 +261,18 @@ class _Reader:
         # its own words ("higher odds (OR 1.91, 0.96-3.81)" asserts an effect all the same)
         after = significance_after(text, tokens, anchor, hi, analysis.mentions, mention,
                                    intervals=cue is None or cue.kind in ("differ", "null"))
+        significant = after if cue is None or cue.significant is None else cue.significant
+        if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
+            # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
+            values = group_values(tokens, refs, lo, hi)
+            if values is not None:
+                start, end = tokens[values.start].start, tokens[values.end].end
+                return Claim(mention.outcome, mention, span, values.direction,
+                             Span(start, end, text[start:end]), True, False, baseline)
         if cue is None:
             return Claim(mention.outcome, mention, span, None, None, after, False, baseline)
         cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
                         text[tokens[cue.start].start:tokens[cue.end].end])
-        significant = cue.significant if cue.significant is not None else after
         if cue.kind == "null":
             return Claim(mention.outcome, mention, span, "null", cue_span, False, False,
                          baseline)
@@ -263,6 +311,16 @@ class _Reader:
                      else None, cue_span, significant, False, baseline, cue.hedged,
                      grounded=False, reason="no outcome of the study is named",
                      valence=cue.kind == "valence", generic=generic)
+
+
+def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> str | None:
+    """The first word after a cue that is not an article or a preposition, stemmed."""
+    for pos in range(cue.end + 1, min(hi, cue.end + 4)):
+        word = tokens[pos].text.lower()
+        if word in ("the", "a", "an", "of", "in", "its", "their"):
+            continue
+        return tokens[pos].norm if word[0].isalpha() else None
+    return None
 
 
 _GENERIC_TARGETS = words("""

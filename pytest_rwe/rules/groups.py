@@ -32,14 +32,16 @@ _GROUP_GENERIC = frozenset(stem(w) for w in (
      "before", "after", "continue", "continued", "continuing", "continuous", "daily", "dose",
      "doses", "mg", "kg", "ml", "received", "receiving", "given", "standard", "usual", "care",
      "plus", "combined", "combination", "oral", "intravenous", "administration", "day", "days",
-     "week", "weeks", "month", "months", "h", "min", "once", "twice", "regimen"]))
+     "week", "weeks", "month", "months", "h", "min", "once", "twice", "regimen", "arm", "arms",
+     "groups", "cohort", "subjects", "participant", "patient"]))
 _GENERIC_NOUNS = frozenset(stem(w) for w in lexicon.GROUP_NOUNS)
 _NON_USERS = frozenset(stem(w) for w in ["users", "user", "initiators", "exposed", "treated"])
 _NEGATED_BEFORE = re.compile(r"\b(?:no|not|non|without|never)[\s-]*$", re.IGNORECASE)
 _NEGATABLE = frozenset(stem(w) for w in [
     "start", "starting", "initiation", "initiators", "initiating", "user", "users", "use",
     "using", "treatment", "treated", "receive", "receiving", "exposed", "taking", "take"])
-_RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for"})
+_RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
+                       "/"})
 _REFERENCE_BRIDGE = words("""
 the those that in of with for among to patients group groups participants subjects by on
 receiving treated given who were was users arm non - did
@@ -125,6 +127,7 @@ class _Vocabulary:
     shared: list[str]
     control_negates: bool
     labels: dict[str, str]
+    shared_side: Group = "intervention"
 
 
 def _vocabulary(study: Study) -> _Vocabulary:
@@ -136,11 +139,14 @@ def _vocabulary(study: Study) -> _Vocabulary:
     i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
     c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)]
     shared = [w for w in i_all if w not in i_only and w not in NEGATIONS]
+    # "DH" vs "DH + TO": a word both share names the group whose name is only that word
+    shared_side: Group = "control" if not c_only and i_only and not control_negates \
+        else "intervention"
     i_labels, c_labels = labels_of(study.picot.get("intervention")), labels_of(
         study.picot.get("control"))
     labels = {lab: "intervention" for lab in i_labels - c_labels}
     labels.update({lab: "control" for lab in c_labels - i_labels})
-    return _Vocabulary(i_only, c_only, shared, control_negates, labels)
+    return _Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side)
 
 
 def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: set[int]
@@ -165,7 +171,7 @@ def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: 
             pos += 1
             continue
         run = _run(tokens, labels, pos)
-        refs.append(_ref(tokens, labels, run, verbatim))
+        refs.append(_ref(tokens, labels, run, verbatim, vocab.shared_side))
         pos = run[-1] + 1
     return refs
 
@@ -194,7 +200,7 @@ def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[in
 
 
 def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
-         verbatim: dict[int, str]) -> GroupRef:
+         verbatim: dict[int, str], shared_side: Group) -> GroupRef:
     found = {labels[p] for p in run if labels[p] is not None}
     group: Group
     via = "name"
@@ -203,8 +209,10 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
             else "intervention"
     elif "control" in found or "negated" in found or "label-control" in found:
         group = "control"
-    elif "intervention" in found or "shared" in found or "label-intervention" in found:
+    elif "intervention" in found or "label-intervention" in found:
         group = "intervention"
+    elif "shared" in found:
+        group = shared_side
     elif "role-control" in found or "role-intervention" in found:
         group = "control" if "role-control" in found else "intervention"
         via = "role"

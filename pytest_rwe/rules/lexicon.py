@@ -24,14 +24,14 @@ DOWN = words("""
 lower lowest lowered decrease decreased decreases decreasing reduced reduce reduces reducing
 reduction reductions fewer less least declined decline declines declining drop dropped drops
 fell fall falls falling diminished smaller shorter shortened lessened attenuated halved
-downregulated cut cuts shortest fewest smallest
+downregulated cut cuts shortest fewest smallest suppressed suppression lesser inhibited
 """)
 # Words that compare without saying which side is higher ("better" depends on the outcome).
 VALENCE = words("""
 better worse improved improvement improvements improves improve improving superior inferior
 faster slower benefit benefits beneficial benefited worsened worsening deteriorated
 deterioration enhanced enhancement favourable favorable unfavourable unfavorable impaired impairment
-quicker delayed accelerated stronger weaker
+quicker delayed accelerated stronger weaker poorer poor greater-than-expected
 """)
 # "greater", "larger" before a change noun only intensify it: "a greater fall in HbA1c".
 INTENSIFIERS = words("greater larger bigger more steeper smaller less marked")
@@ -41,13 +41,18 @@ improvements change changes gain loss losses elevation benefit
 """)
 # A direction word that is part of a number's context, not a claim: "lower bound", "more than 5".
 NOT_A_CUE = re.compile(r"^\s*(?:bound|limit|end\b|confidence|ci\b|quartile|tertile|-?likely\s+to"
-                       r"\s+report|than\s+(?:or\s+equal\s+)?[<>≤≥]?\s*\d)", re.IGNORECASE)
+                       r"\s+report|than\s+(?:or\s+equal\s+)?[<>≤≥]?\s*\d|than\s+(?:the\s+)?"
+                       r"(?:normal|upper|lower|reference|uln|cut-?off|threshold)|-?(?:group|arm|"
+                       r"cohort)s?\b)", re.IGNORECASE)
+# "at least", "at increased risk", "at higher risk of X": a population or a bound, not a claim
+NOT_A_CUE_BEFORE = re.compile(r"\b(?:at|the|a)\s*$|\bat\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 # "No difference" in words: the claim that the groups do not differ.
 NULL_PHRASE = re.compile(
-    r"\bno\s+(?:statistically\s+|clinically\s+)?(?:significant\s+|meaningful\s+|clear\s+|notable\s+"
+    r"\bno\s+(?:\w+ly\s+)?(?:significant\s+|meaningful\s+|clear\s+|notable\s+"
     r"|material\s+|detectable\s+|important\s+|relevant\s+|apparent\s+|discernible\s+|real\s+)?"
-    r"(?:between[-\s]group\s+|group\s+|overall\s+|further\s+)?"
+    r"(?:between[-\s]groups?\s+|group\s+|overall\s+|further\s+|main\s+|treatment\s+|net\s+"
+    r"|intervention\s+|major\s+|statistical\s+)?"
     r"(?:differences?|associations?|changes?|effects?|evidence|impact|influence|benefit|harm)\b"
     r"|\bno\s+(?:statistically\s+)?significantly\s+(?:different|\w+er)\b"
     r"|\bnot\s+(?:statistically\s+|clinically\s+)?(?:significant(?:ly)?|different|differ)\b"
@@ -57,6 +62,8 @@ NULL_PHRASE = re.compile(
     r"|\bfailed\s+to\s+(?:\w+\s+){0,2}?(?:reach|show|demonstrate|differ|achieve|affect)\w*"
     r"|\bsimilar(?:ly)?\b|\bcomparable\b|\bunchanged\b|\bunaltered\b|\bunaffected\b"
     r"|\bequivalent\b|\bindistinguishable\b|\bidentical\b|\bequally\b|\bas\s+effective\s+as\b"
+    r"|\bnone\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?(?:differed|were\s+(?:statistically\s+)?"
+    r"significant|reached\s+(?:statistical\s+)?significance|changed)"
     r"|\bneither\b[^.;]{0,60}?\bnor\b|\bnot\s+(?:significantly\s+)?associated\b|\bneutral\b"
     r"|\bnull\s+(?:effect|result|association|finding)s?\b|\bno\s+(?:between[-\s]group\s+)?"
     r"difference\s+(?:was|were)\b|\bns\b(?=\s*[),;])|\bn\.s\.",
@@ -88,6 +95,7 @@ NEGATED_SIGNIFICANT = re.compile(r"\b(?:not|no|non-?|never|nor)\s*(?:\w+\s+){0,2
 NEGATORS = words("no not non without never neither nor none n't cannot")
 NEGATION_BRIDGE = words("""
 was were is are be been being significantly significant statistically associated with a an any
+there further
 the risk of in found observed show shown showed detected evidence meaningfully clinically
 materially substantially to did does do has have had appreciably further lead led result
 resulted cause caused produce produced
@@ -123,6 +131,16 @@ CONTROL_ROLES = words("""
 control controls placebo sham comparator comparison reference unexposed untreated vehicle
 nonusers non-users
 """)
+# Words after "more"/"less" that keep it a claim of frequency: "more likely", "more often".
+FREQUENCY_AFTER_COMPARATIVE = words("likely often frequently frequent common commonly patients "
+                                    "participants subjects women men children cases events")
+# "more effective", "less likely to improve": the adjective, not "more", carries the claim.
+VALENCE_AFTER_COMPARATIVE = words("""
+effective efficacious beneficial useful successful favorable favourable potent satisfied
+tolerable tolerated comfortable helpful harmful safe
+""")
+# Words that end the reach of a no-difference phrase: "no difference, except for X".
+EXCEPTIONS = words("except exception apart besides excluding but other")
 # Subject pronouns that can stand for the group just named.
 PRONOUNS = words("it they this these its their them")
 # "both groups", "either arm", "all groups": no side is named.

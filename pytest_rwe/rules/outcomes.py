@@ -69,12 +69,14 @@ def content_words(name: str) -> list[str]:
 
 
 def _abbreviations(name: str) -> list[str]:
-    """Abbreviations a name gives in parentheses, lower-cased: "(FPG)" -> "fpg"."""
+    """Abbreviations a name gives in parentheses: "(FPG)" -> "FPG", "(VO2 peak)"."""
     out = []
-    for inner in re.findall(r"\(([^()]{1,16})\)", name):
+    for inner in re.findall(r"\(([^()]{1,20})\)", name):
         inner = inner.strip()
-        if re.fullmatch(r"[A-Za-z][\w/\-]*", inner) and sum(c.isupper() for c in inner) >= 2:
-            out.append(inner.lower())
+        if re.fullmatch(r"[^\W\d_][\w/\-]*(?:\s[\w/\-]+)?", inner) and (
+                sum(c.isupper() for c in inner) >= 2 or (
+                any(c.isupper() for c in inner) and any(c.isdigit() for c in inner))):
+            out.append(inner)
     return out
 
 
@@ -150,7 +152,12 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
                 if part is not None and part.strong != (whole.strong if whole else ()):
                     variants.append(part)
         for alias in _abbreviations(outcome.name):
-            aliases.setdefault(alias, set()).add(outcome.key)
+            if " " in alias:  # "(VO2 peak)": a short name of its own
+                variant = _variant(outcome.key, normalize_phrase(alias), True)
+                if variant is not None:
+                    variants.append(variant)
+            else:
+                aliases.setdefault(alias.lower(), set()).add(outcome.key)
         initials = acronym(outer)
         if len(initials) >= 2 and len(words) >= 2:
             aliases.setdefault(initials, set()).add(outcome.key)

@@ -202,7 +202,10 @@ def _mark_thresholds(tokens: list[Token]) -> list[Token]:
 
 # Sentence ends: . ! ? followed by space and a capital/digit/bracket; not after abbreviations.
 _SENT_END_RE = re.compile(r"(?<!\bvs)(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bNo)"
-                          r"[.!?](?=\s+[\"'(\[A-Z0-9]|\s*$)|\n+")
+                          r"[.!?](?=\s+[\"'(\[A-Z0-9]|\s*$)|(?<=[.:;!?|])\s*\n+|\n+(?=\s*[^a-z\s])"
+                          r"|\n{2,}")
+# A line break inside a sentence ("... showed a significant decrease\nin pain ...") is a
+# wrapped line, not a sentence end; a table row or a new capitalised line is.
 _CLAUSE_SPLIT_RE = re.compile(
     r";|,?\s+(?:whereas|while|but|although|though|however|yet)\b|:\s", re.IGNORECASE)
 
@@ -221,31 +224,51 @@ def sentences(text: str) -> list[Span]:
     return spans
 
 
+# "While X, Y" / "Although X, Y": the leading subordinate clause ends at its first comma.
+_LEADING_SUBORDINATE = re.compile(r"\s*(?:while|whilst|although|though|whereas|even\s+though|"
+                                  r"despite|in\s+contrast\s+to)\b", re.IGNORECASE)
+
+
 def clauses(text: str, sentence: Span) -> list[Span]:
-    """Clauses of one sentence, split at ';' and contrastive conjunctions."""
+    """Clauses of one sentence, split at ';', contrastive conjunctions and ": " (not before a
+    number: "A vs B: 4.3% vs 5.1%" stays one clause), and after a leading "While ...,"."""
     spans: list[Span] = []
     start = sentence.start
     body = text[sentence.start:sentence.end]
+    depth = _depths(body)
+    cuts: list[tuple[int, int]] = []
+    if _LEADING_SUBORDINATE.match(body):
+        comma = next((i for i, c in enumerate(body) if c == "," and not depth[i]), None)
+        if comma is not None:
+            cuts.append((comma, comma + 1))
     for match in _CLAUSE_SPLIT_RE.finditer(body):
-        if _inside_parentheses(body, match.start()):
+        if depth[match.start()]:
             continue
-        cut = sentence.start + match.start()
+        if match.group(0).startswith(":") and re.match(r"\s*[-\u2212(]?\d", body[match.end():]):
+            continue
+        cuts.append((match.start(), match.end()))
+    for cut_start, cut_end in sorted(cuts):
+        cut = sentence.start + cut_start
+        if cut < start:
+            continue
         if text[start:cut].strip():
             spans.append(Span(start, cut, text[start:cut]))
-        start = sentence.start + match.end()
+        start = sentence.start + cut_end
     if text[start:sentence.end].strip():
         spans.append(Span(start, sentence.end, text[start:sentence.end]))
     return spans
 
 
-def _inside_parentheses(body: str, index: int) -> bool:
-    depth = 0
-    for char in body[:index]:
+def _depths(body: str) -> list[int]:
+    """The parenthesis depth at each character (one pass, not one per split point)."""
+    depths, depth = [], 0
+    for char in body:
+        depths.append(depth)
         if char in "([":
             depth += 1
         elif char in ")]" and depth:
             depth -= 1
-    return depth > 0
+    return [*depths, depth]
 
 
 _NUMBER_WORDS = {
