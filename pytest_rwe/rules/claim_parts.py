@@ -248,7 +248,8 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
                 nxt = _next_outside(tokens, pos + 1, hi)
                 if nxt is None or (nxt not in mention_at and tokens[nxt].text.lower() not in (
                         "and", "or", "the", "of", "as", "well")):
-                    return None, crossed
+                    listed = _listed_predicate(tokens, pos, cues, hi)
+                    return (listed, True) if listed is not None else (None, crossed)
             elif not (word in lexicon.FILLER or pos in group_tokens or word in (
                     "the", "in", "of", "with", "among", "for", "at", "all", "both", "as",
                     "well", "%") or word in lexicon.GROUP_NOUNS or tok.is_number
@@ -262,6 +263,38 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
             steps += 1
         pos += 1
     return None, crossed
+
+
+_COPULA = frozenset(["was", "were", "is", "are", "remained", "became", "appeared", "seemed"])
+
+
+def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], hi: int
+                      ) -> Cue | None:
+    """"X, Y, heart rate and Z were significantly higher": a list of things the study does
+    not all name, then one predicate for all of them. Only plain list items (words, commas,
+    "and") may come before the copula and its cue."""
+    depth = 0
+    for ahead in range(pos, min(hi, pos + 30)):
+        tok = tokens[ahead]
+        word = tok.text.lower()
+        if tok.text in "([":
+            depth += 1
+            continue
+        if tok.text in ")]":
+            depth = max(0, depth - 1)
+            continue
+        if depth:
+            continue
+        if word in _COPULA:
+            after = ahead + 1
+            while after < hi and (tokens[after].text.lower() in lexicon.FILLER
+                                  or tokens[after].text.lower().endswith("ly")):
+                after += 1
+            return cues.get(after)
+        if ahead in cues or word in _STOP_AFTER_NAME or word in (";", ":") or (
+                not word[0].isalnum() and word not in (",", "-", "'", "\u2019", "/")):
+            return None
+    return None
 
 
 # Words that end a name's phrase: a relative clause, a new clause, a comparison.

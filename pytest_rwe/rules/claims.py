@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.claim_parts import (
@@ -276,6 +276,11 @@ class _Reader:
         if cue.kind == "null":
             return Claim(mention.outcome, mention, span, "null", cue_span, False, False,
                          baseline)
+        if cue.kind == "valence":
+            side_of_good = _polarity(mention.outcome.name, tokens[cue.start].text.lower())
+            if side_of_good is not None:
+                # "pain improved": less pain; "better survival": more survival
+                cue = replace(cue, kind=side_of_good)
         if cue.kind in ("differ", "valence"):
             return Claim(mention.outcome, mention, span, None, cue_span,
                          significant if cue.kind == "valence" else (
@@ -311,6 +316,19 @@ class _Reader:
                      else None, cue_span, significant, False, baseline, cue.hedged,
                      grounded=False, reason="no outcome of the study is named",
                      valence=cue.kind == "valence", generic=generic)
+
+
+def _polarity(name: str, word: str) -> str | None:
+    """The direction a valence word means for an outcome: "higher" or "lower", or None."""
+    good = word in lexicon.GOOD
+    if not good and word not in lexicon.BAD:
+        return None
+    if lexicon.CHANGE_IN_NAME.search(name):
+        return None
+    harm, benefit = bool(lexicon.HARMS.search(name)), bool(lexicon.GOODS.search(name))
+    if harm == benefit:
+        return None
+    return "higher" if good == benefit else "lower"
 
 
 def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> str | None:

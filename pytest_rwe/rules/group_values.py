@@ -34,46 +34,98 @@ class _Value:
     position: int
     value: float
     percent: bool
+    depth: int  # 0 outside parentheses
+
+
+_STATISTICS = words("ci iqr range sd se sem q1 q1-q3 95 95% mean± median min max")
+
+
+def _parenthesis_starts(tokens: Sequence[Token], lo: int, hi: int) -> dict[int, bool]:
+    """For each "(" position: True when the parenthesis holds statistics, not values
+    ("(95% CI 1.1 to 2.3)", "(SD 5.1)", "(range, 4-8)") or qualifies a number ("12.4%
+    (6/51)")."""
+    out = {}
+    for pos in range(lo, hi):
+        if tokens[pos].text not in "([":
+            continue
+        prev = tokens[pos - 1] if pos > lo else None
+        after_number = prev is not None and (prev.is_number or prev.text == "%")
+        head = " ".join(t.text.lower() for t in tokens[pos + 1:min(hi, pos + 4)])
+        statistics = any(word in _STATISTICS for word in head.replace(",", " ").split()) or \
+            head.startswith(("p ", "p=", "p<"))
+        out[pos] = after_number or statistics
+    return out
+
+
+def _p_context(tokens: Sequence[Token], lo: int, pos: int) -> bool:
+    """A p-value or a test statistic: "p = 0.02", "P-value of .03", "t = 2.45", "F(2,58) = 5"."""
+    for back in range(pos - 1, max(lo - 1, pos - 4), -1):
+        word = tokens[back].text.lower()
+        if word in ("p", "p-value", "pvalue", "p-values"):
+            return True
+        if word in ("t", "f", "χ2", "z", "r", "df", "β") and back + 1 < pos and \
+                tokens[back + 1].text in ("=", "(", "<", ">"):
+            return True
+        if word not in ("=", "<", ">", "≤", "≥", "of", "was", "value", ":", "-", "values"):
+            return False
+    return False
 
 
 def _primary(tokens: Sequence[Token], lo: int, hi: int) -> list[_Value]:
-    """The clause's primary numbers: each group's value, not its SD, range, count or p."""
+    """The clause's primary numbers: each group's value, not its SD, range, count or p.
+    A count "24/73" is read as its share."""
     out: list[_Value] = []
-    depth = 0
-    opened_after_number = False
-    for pos in range(lo, hi):
+    skipped = _parenthesis_starts(tokens, lo, hi)
+    stack: list[bool] = []
+    pos = lo
+    while pos < hi:
         tok = tokens[pos]
         if tok.text in "([":
-            opened_after_number = (pos > lo and tokens[pos - 1].is_number) or (
-                pos > lo + 1 and tokens[pos - 1].text == "%" and tokens[pos - 2].is_number)
-            depth += 1
+            stack.append(skipped.get(pos, False))
+            pos += 1
             continue
         if tok.text in ")]":
-            depth = max(0, depth - 1)
-            opened_after_number = False if depth == 0 else opened_after_number
+            if stack:
+                stack.pop()
+            pos += 1
             continue
-        if not tok.is_number or (depth and opened_after_number):
+        if not tok.is_number or any(stack) or _p_context(tokens, lo, pos):
+            pos += 1
             continue
         prev = tokens[pos - 1].text.lower() if pos > lo else ""
         nxt = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
-        after = tokens[pos + 2].text.lower() if pos + 2 < hi else ""
-        if prev in _NOT_AFTER or nxt in ("/",) or (nxt == "%" and after in ("ci", "confidence")):
-            continue
-        if prev in ("<", ">", "≤", "≥", "table", "figure", "fig", "n") or nxt in _SIZE_NOUNS \
-                or (prev == "=" and pos - 2 >= lo and tokens[pos - 2].text.lower() in ("n", "p")):
-            continue  # a bound, a table number or a group size, not a group's value
-        if prev in _RANGE and pos - 2 >= lo and (tokens[pos - 2].is_number
-                                                 or tokens[pos - 2].text == "%"):
-            continue  # the upper end of a range "12-18", "1.1 to 2.3"
+        after = tokens[pos + 2] if pos + 2 < hi else None
         try:
             value = float(tok.norm)
         except ValueError:
+            pos += 1
             continue
-        if value.is_integer() and 1900 <= value <= 2100:
-            continue  # a year
+        if nxt == "/" and after is not None and after.is_number:
+            total = float(after.norm)
+            if total > 0 and prev not in _NOT_AFTER:
+                out.append(_Value(pos, 100.0 * value / total, True, len(stack)))
+            pos += 3
+            continue
+        if prev in _NOT_AFTER or (nxt == "%" and after is not None
+                                  and after.text.lower() in ("ci", "confidence")):
+            pos += 1
+            continue
+        if prev in ("<", ">", "≤", "≥", "table", "figure", "fig", "n") or nxt in _SIZE_NOUNS \
+                or (prev == "=" and pos - 2 >= lo and tokens[pos - 2].text.lower() in ("n", "p")):
+            pos += 1
+            continue  # a bound, a table number or a group size, not a group's value
+        if prev in _RANGE and pos - 2 >= lo and (tokens[pos - 2].is_number
+                                                 or tokens[pos - 2].text == "%"):
+            pos += 1
+            continue  # the upper end of a range "12-18", "1.1 to 2.3"
+        if (value.is_integer() and 1900 <= value <= 2100) or (
+                prev in ("for", "at", "after", "within", "over", "during", "until", "by")):
+            pos += 1
+            continue  # a year, or a time point "at 12 weeks", "for 3 days"
         negative = pos > lo and tokens[pos - 1].text in ("-", "\u2212") and (
             pos - 1 == lo or not tokens[pos - 2].is_number)
-        out.append(_Value(pos, -value if negative else value, nxt == "%"))
+        out.append(_Value(pos, -value if negative else value, nxt == "%", len(stack)))
+        pos += 1
     return out
 
 
@@ -168,15 +220,28 @@ def _beside(tokens: Sequence[Token], refs: Sequence[GroupRef], values: Sequence[
 def _respectively(tokens: Sequence[Token], refs: Sequence[GroupRef], values: Sequence[_Value],
                   lo: int, hi: int) -> tuple[_Value, _Value] | None:
     """"3.5 and 5.1 for the experimental and control groups, respectively"."""
-    if not any(tokens[p].text.lower() == "respectively" for p in range(lo, hi)):
-        return None
     groups = [r for r in refs if not r.comparison] or list(refs)
+    if not any(tokens[p].text.lower() == "respectively" for p in range(lo, hi)) and not (
+            len(groups) == 2 and _coordinated(tokens, groups[0], groups[1])
+            and values and values[-1].position < groups[0].position):
+        return None
     if len(values) != 2 or len(groups) != 2 or groups[0].group == groups[1].group:
         return None
     first, second = values
     if not _gap_ok(tokens, first.position + 1, second.position, _BETWEEN | words("%"), 3):
         return None
     return _by_group([(groups[0], first), (groups[1], second)])
+
+
+def _coordinated(tokens: Sequence[Token], first: GroupRef, second: GroupRef) -> bool:
+    """"the SaphLITE and Clearglide groups": two names sharing one plural group noun."""
+    between = [t.text.lower() for t in tokens[max(first.end, first.position) + 1:
+                                              second.position]]
+    after = tokens[max(second.end, second.position)].text.lower()
+    nxt = tokens[max(second.end, second.position) + 1].text.lower() if max(
+        second.end, second.position) + 1 < len(tokens) else ""
+    return between in (["and"], ["vs"], ["versus"], ["or"]) and (
+        after in ("groups", "arms") or nxt in ("groups", "arms"))
 
 
 def _declared_order(tokens: Sequence[Token], refs: Sequence[GroupRef], values: Sequence[_Value]

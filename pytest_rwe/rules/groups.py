@@ -44,7 +44,10 @@ _RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "
                        "/"})
 _REFERENCE_BRIDGE = words("""
 the those that in of with for among to patients group groups participants subjects by on
-receiving treated given who were was users arm non - did
+receiving treated given who were was users arm non - did undergoing taking using allocated
+assigned randomized randomised fed exposed after during nights night days day women men
+children infants eyes side sides cases individuals people persons values levels concentrations
+scores rates
 """)
 _LABEL_IN_TEXT = re.compile(
     r"\b(?:group|arm|cohort)\s+([A-Z]{1,2}|[0-9]{1,2}|I{1,3}V?|IV)\b(?![.,]\d)"
@@ -258,17 +261,27 @@ def _between_before(tokens: Sequence[Token], pos: int) -> bool:
     return False
 
 
+def _side(label: str | None) -> str | None:
+    """The group a word label names outright: "label-control" and "control" are the control."""
+    if label is None:
+        return None
+    bare = label.removeprefix("label-")
+    return bare if bare in ("intervention", "control") else None
+
+
 def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
     """The next labelled word names the other group outright ("X with Y")."""
-    ahead = next((labels[p] for p in range(nxt, min(len(labels), nxt + 3))
+    ahead = next((_side(labels[p]) for p in range(nxt, min(len(labels), nxt + 3))
                   if _specific(labels[p])), None)
-    definite = {labels[p] for p in run} & {"intervention", "control"}
-    return ahead in ("intervention", "control") and bool(definite) and ahead not in definite
+    definite = {_side(labels[p]) for p in run} - {None}
+    return ahead is not None and bool(definite) and ahead not in definite
 
 
 def _glue(tokens: Sequence[Token], pos: int) -> bool:
-    return pos < len(tokens) and (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in _STOP_STEMS
-                                  or tokens[pos].norm in _GROUP_GENERIC)
+    if pos >= len(tokens) or tokens[pos].text.lower() in lexicon.COMPARISON:
+        return False  # "A than B" is two references, never one
+    return (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in _STOP_STEMS
+            or tokens[pos].norm in _GROUP_GENERIC)
 
 
 def _specific(label: str | None) -> bool:
@@ -336,8 +349,9 @@ def _role(tokens: Sequence[Token], pos: int) -> str | None:
 def _unknown_group(tokens: Sequence[Token], pos: int) -> bool:
     """A word naming a group the study does not name: "the tube group", "A group"."""
     word = tokens[pos].text.lower()
-    if word in lexicon.GROUP_NOUNS or word in ("age", "each", "both", "either", "all", "two",
-                                               "three", "other", "same", "one", "study",
-                                               "treatment", "intervention", "control"):
+    if word in lexicon.GROUP_NOUNS or word in _STOP_STEMS or word in STOPWORDS or word in (
+            "age", "each", "both", "either", "all", "two", "three", "four", "other", "same",
+            "one", "study", "treatment", "intervention", "control", "these", "those", "every",
+            "respective", "treated", "any", "different", "individual", "whole", "entire"):
         return False
     return tokens[pos].text[0].isalpha()

@@ -18,7 +18,7 @@ UP = words("""
 higher highest increase increased increases increasing elevated elevation greater more raised
 rise rises rose risen rising excess larger doubled tripled quadrupled heightened augmented
 augmentation longer prolonged prolongation lengthened gain gained gains upregulated longest
-greatest most largest
+greatest most largest enhanced enhancement enhances
 """)
 DOWN = words("""
 lower lowest lowered decrease decreased decreases decreasing reduced reduce reduces reducing
@@ -30,9 +30,33 @@ downregulated cut cuts shortest fewest smallest suppressed suppression lesser in
 VALENCE = words("""
 better worse improved improvement improvements improves improve improving superior inferior
 faster slower benefit benefits beneficial benefited worsened worsening deteriorated
-deterioration enhanced enhancement favourable favorable unfavourable unfavorable impaired impairment
+deterioration favourable favorable unfavourable unfavorable impaired impairment
 quicker delayed accelerated stronger weaker poorer poor greater-than-expected
 """)
+# Valence words that say the outcome went the good way, and the bad way.
+GOOD = words("better improved improvement improvements improves improve improving superior "
+             "benefit benefits beneficial benefited favourable favorable")
+BAD = words("worse worsened worsening deteriorated deterioration poorer poor inferior "
+            "unfavourable unfavorable impaired impairment")
+# What "better" means for an outcome: less of a harm, more of a good. A name with words of
+# both kinds, or one that is itself a change ("improvement in X"), has no known polarity.
+HARMS = re.compile(
+    r"\b(?:pain|symptoms?|severity|errors?|complications?|adverse|mortality|deaths?|nausea|"
+    r"vomiting|anxiety|depression|depressive|fatigue|itch\w*|pruritus|dyspn\w*|disability|"
+    r"stress|burden|infections?|recurrences?|relapses?|failures?|toxicit\w*|bleeding|"
+    r"blood\s+loss|length\s+of\s+(?:hospital\s+)?stay|hospitali[sz]ations?|readmissions?|"
+    r"exacerbations?|discomfort|inflammation|edema|oedema|swelling|redness|erythema|dryness|"
+    r"insomnia|craving|dysfunction|handicap|difficult\w*|morbidity|disease\s+activity|"
+    r"dependence|agitation|delirium|hypoglycaemia|hypoglycemia|leakage|incontinence)\b",
+    re.IGNORECASE)
+GOODS = re.compile(
+    r"\b(?:survival|response|success\w*|satisfaction|quality\s+of\s+life|qol|efficacy|"
+    r"strength|healing|remission|recovery|adherence|compliance|knowledge|cure|clearance|"
+    r"ease|comfort|performance|accuracy|mastery|self-efficacy|well-?being|mobility|"
+    r"range\s+of\s+motion|independence|usability|relief|function(?:ing)?|abstinence)\b",
+    re.IGNORECASE)
+CHANGE_IN_NAME = re.compile(r"\b(?:improvement|change|changes|reduction|increase|decrease|"
+                            r"difference|progress|relief|time\s+to)\b", re.IGNORECASE)
 # "greater", "larger" before a change noun only intensify it: "a greater fall in HbA1c".
 INTENSIFIERS = words("greater larger bigger more steeper smaller less marked")
 CHANGE_NOUNS = words("""
@@ -122,7 +146,8 @@ users user initiators recipients individuals people persons women men children i
 adults cases
 """)
 # Comparison markers: the group after them is the reference side.
-COMPARISON = words("than versus vs vs. v compared comparison relative against over")
+COMPARISON = words("than versus vs vs. v compared comparison relative against over opposed "
+                   "contrast contrasted")
 # Role words: the intervention or control group named by its role.
 INTERVENTION_ROLES = words("""
 intervention treatment treated experimental active exposed study index trial

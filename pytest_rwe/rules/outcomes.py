@@ -14,6 +14,7 @@ a sentence shares with the names, not with the number of outcomes times the summ
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,10 +69,22 @@ def content_words(name: str) -> list[str]:
     return unique or normalize_phrase(name)
 
 
+def _alias_key(word: str) -> str:
+    """How an abbreviation is compared: lower case, no hyphens ("SCL-90" ~ "SCL90")."""
+    return word.lower().replace("-", "").replace("\u2010", "")
+
+
+def _code_like(word: str) -> bool:
+    """"ASAS40", "HbA1c", "IL-6", "CK-MB": a word written like an abbreviation."""
+    capitals = sum(c.isupper() for c in word)
+    return len(word) >= 2 and (capitals >= 2 or (capitals >= 1 and any(c.isdigit()
+                                                                       for c in word)))
+
+
 def _abbreviations(name: str) -> list[str]:
-    """Abbreviations a name gives in parentheses: "(FPG)" -> "FPG", "(VO2 peak)"."""
+    """Abbreviations a name gives in brackets: "(FPG)" -> "FPG", "(VO2 peak)", "[FHA]"."""
     out = []
-    for inner in re.findall(r"\(([^()]{1,20})\)", name):
+    for inner in re.findall(r"[(\[]([^()\[\]]{1,20})[)\]]", name):
         inner = inner.strip()
         if re.fullmatch(r"[^\W\d_][\w/\-]*(?:\s[\w/\-]+)?", inner) and (
                 sum(c.isupper() for c in inner) >= 2 or (
@@ -138,6 +151,7 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
     names: dict[str, list[str]] = {}
     variants: list[Variant] = []
     aliases: dict[str, set[str]] = {}
+    codes: dict[str, set[str]] = {}
     for outcome in study.outcomes:
         outer = re.sub(r"\([^()]*\)", " ", outcome.name)
         words = content_words(outer if outer.strip() else outcome.name)
@@ -157,10 +171,25 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
                 if variant is not None:
                     variants.append(variant)
             else:
-                aliases.setdefault(alias.lower(), set()).add(outcome.key)
+                aliases.setdefault(_alias_key(alias), set()).add(outcome.key)
+            # "community ... program (COTiD program) referrals": the abbreviation with the
+            # words after it names the outcome too ("COTiD referrals")
+            rest = outcome.name.split(alias, 1)[1].lstrip(")] ")
+            if rest and not rest.startswith("("):
+                variant = _variant(outcome.key, normalize_phrase(alias) + content_words(rest),
+                                   False)
+                if variant is not None and len(variant.strong) > 1:
+                    variants.append(variant)
         initials = acronym(outer)
         if len(initials) >= 2 and len(words) >= 2:
             aliases.setdefault(initials, set()).add(outcome.key)
+        for word in re.findall(r"[^\W\d_][\w\-]*", outer):
+            if _code_like(word):
+                codes.setdefault(_alias_key(word), set()).add(outcome.key)
+    # a code-like word of one name only ("ASAS40") names that outcome by itself
+    for code, keys in codes.items():
+        if len(keys) == 1:
+            aliases.setdefault(code, set()).update(keys)
     postings: dict[str, list[int]] = {}
     weak: set[str] = set()
     for number, variant in enumerate(variants):
@@ -255,22 +284,37 @@ def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], 
         candidates: list[_Candidate] = []
         for s_lo, s_hi in _segments(tokens, lo, hi):
             candidates += _segment_candidates(index, tokens, s_lo, s_hi)
-        for pos in range(lo, hi):
-            keys = _alias_keys(index, tokens[pos])
-            if keys:
-                candidates.append((1.5, [index.outcomes[k] for k in sorted(keys)], [pos]))
+        if index.aliases and hi > lo:
+            candidates += _alias_candidates(index, text, tokens, lo, hi)
         mentions += _resolve(index, facts, text, tokens, lo, hi, candidates)
     return _summary_aliases(index, text, tokens, mentions)
 
 
-def _alias_keys(index: OutcomeIndex, token: Token) -> set[str]:
-    raw = token.text
-    # an abbreviation is written with capitals: at least two, or one and a digit ("sVCAM-1")
-    capitals = sum(c.isupper() for c in raw)
-    if len(raw) < 2 or not (capitals >= 2 or (capitals and any(c.isdigit() for c in raw))):
-        return set()
-    word = raw.lower().rstrip("s") if raw.endswith("s") and raw[:-1].isupper() else raw.lower()
-    return index.aliases.get(word, set())
+_WORD = re.compile(r"[^\W\d_][\w/\-\u2010]*")
+
+
+def _alias_candidates(index: OutcomeIndex, text: str, tokens: Sequence[Token], lo: int,
+                      hi: int) -> list[_Candidate]:
+    """Abbreviations in capitals ("FPG", "hs-CRP", "QoR-15" for "QoR", "SCL-90" for
+    "SCL90", "ARBs" for "ARB") at the tokens they cover."""
+    out: list[_Candidate] = []
+    start, end = tokens[lo].start, tokens[hi - 1].end
+    starts = [t.start for t in tokens]
+    for match in _WORD.finditer(text, start, end):
+        word = match.group(0).rstrip("-/")
+        if not _code_like(word):
+            continue
+        key = _alias_key(word)
+        keys = index.aliases.get(key) or index.aliases.get(re.sub(r"\d+$", "", key)) or (
+            index.aliases.get(key[:-1]) if key.endswith("s") else None)
+        if not keys:
+            continue
+        first = bisect.bisect_left(starts, match.start())
+        last = bisect.bisect_left(starts, match.start() + len(word))
+        positions = [p for p in range(first, max(first + 1, last)) if lo <= p < hi]
+        if positions:
+            out.append((1.5, [index.outcomes[k] for k in sorted(keys)], positions))
+    return out
 
 
 def _summary_aliases(index: OutcomeIndex, text: str, tokens: Sequence[Token],
