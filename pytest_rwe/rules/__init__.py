@@ -130,12 +130,15 @@ def _completeness_findings(study: Study, analysis: Analysis) -> list[Finding]:
     # significant difference between the groups") can only be about that outcome.
     sole = len(named) == 1
     unsure = [c for c in loose if not c.generic or sole] or _tabular(analysis.text)
+    by_outcome: dict[str, list[Claim]] = {}
+    for claim in analysis.claims:
+        if claim.outcome is not None and not claim.baseline:
+            by_outcome.setdefault(claim.outcome.key, []).append(claim)
     for key, fact in analysis.facts.items():
         outcome = named.get(key)
         if outcome is None or not fact.must_report:
             continue
-        claims = [c for c in analysis.claims if c.outcome is not None
-                  and c.outcome.key == key and not c.baseline]
+        claims = by_outcome.get(key, [])
         if not claims and sole:
             claims = [c for c in loose if c.generic]
         statuses = {_status(c) for c in claims}

@@ -318,44 +318,54 @@ def _next_outside(tokens: Sequence[Token], pos: int, hi: int) -> int | None:
     return None
 
 
-def _before_name(tokens: Sequence[Token], mention: Mention, ordered: list[Cue], lo: int,
-                 known: set[int]) -> Cue | None:
-    """The nearest cue before the name whose argument reaches it: "lower risk of X",
-    "reduced the incidence of X", "higher A (HR ...), B and X"."""
-    first = mention.positions[0]
-    before = [c for c in ordered if c.end < first and c.start >= lo]
-    if not before:
-        return None
-    cue = before[-1]
-    depth, unknown = 0, 0
-    for pos in range(cue.end + 1, first):
+def _cues_before(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[Cue],
+                 lo: int, hi: int, known: set[int]) -> dict[int, Cue]:
+    """For each mention, the nearest cue before it whose argument reaches it: "lower risk of
+    X", "reduced the incidence of X", "higher A (HR ...), B and X". One pass over the clause:
+    at most six words that are neither names, groups nor argument words may stand between."""
+    firsts = {m.positions[0] for m in mentions}
+    cue_at = {c.start: c for c in cues}
+    out: dict[int, Cue] = {}
+    cue: Cue | None = None
+    depth = unknown = 0
+    excepted = False
+    pos = lo
+    while pos < hi:
+        if pos in cue_at:
+            cue, depth, unknown, excepted = cue_at[pos], 0, 0, False
+            pos = cue.end + 1
+            continue
+        if pos in firsts and cue is not None and unknown <= 6 and not excepted:
+            out[pos] = cue
         tok = tokens[pos]
-        if cue.kind == "null" and tok.text.lower() in lexicon.EXCEPTIONS and depth == 0:
-            return None  # "no difference, with the exception of X": X is not included
+        if cue is not None and cue.kind == "null" and depth == 0 and \
+                tok.text.lower() in lexicon.EXCEPTIONS:
+            excepted = True  # "no difference, with the exception of X": X is not included
         if tok.text in "([":
             depth += 1
         elif tok.text in ")]":
             depth = max(0, depth - 1)
         elif depth == 0 and pos not in known and not _skippable(tok):
             unknown += 1
-    return cue if unknown <= 6 else None
+        pos += 1
+    return out
 
 
 def attach(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[Cue], lo: int,
            hi: int, group_tokens: set[int] | None = None) -> dict[int, Cue]:
     """The cue governing each mention (by the mention's first token index)."""
     at = {c.start: c for c in cues}
-    ordered = sorted(cues, key=lambda c: c.start)
     mention_at = {m.positions[0]: m for m in mentions}
     known = set(group_tokens or ()) | {p for m in mentions
                                        for p in range(m.positions[0], m.positions[-1] + 1)}
+    before = _cues_before(tokens, mentions, cues, lo, hi, known)
     out: dict[int, Cue] = {}
     for mention in mentions:
         cue, crossed = _after_name(tokens, mention, at, mention_at, group_tokens or set(), hi)
         if cue is None or crossed:
             # "similar risks of A, B and C, with no difference for any": the cue the list
             # hangs on comes first; "A and B were higher": no cue before, so the one after
-            cue = _before_name(tokens, mention, ordered, lo, known) or cue
+            cue = before.get(mention.positions[0]) or cue
         if cue is not None:
             out[mention.positions[0]] = cue
     return out

@@ -38,7 +38,7 @@ from pytest_rwe.rules.outcomes import (
     build_outcome_index,
     find_mentions,
 )
-from pytest_rwe.rules.text import Span, Token, clauses, sentences, tokenize
+from pytest_rwe.rules.text import STOPWORDS, Span, Token, clauses, sentences, tokenize
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Outcome, Study
 
@@ -82,6 +82,7 @@ class Analysis:
     groups: list[GroupRef]
     claims: list[Claim]
     facts: Mapping[str, Fact] = field(default_factory=dict)
+    token_starts: list[int] = field(default_factory=list)
     _sentence_starts: list[int] = field(default_factory=list)
     _clause_starts: list[int] = field(default_factory=list)
 
@@ -149,7 +150,8 @@ def analyze(study: Study, text: str) -> Analysis:
     in_names = {p for m in mentions for p in m.positions}
     groups = find_group_refs(study, text, tokens, in_names)
     analysis = Analysis(text, tokens, sentence_ranges, clause_ranges, mentions, groups, [],
-                        facts, [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
+                        facts, starts,
+                        [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
                         [c[2].start for c in clause_ranges])
     reader = _Reader(study, analysis, in_names)
     for lo, hi, span in clause_ranges:
@@ -346,7 +348,8 @@ difference differences effect effects change changes result results finding find
 outcomes group groups arms arm two both the a an this these that those between in of was were
 is are significant significantly statistically observed found noted seen reduction reductions
 increase increases decrease decreases improvement improvements trend it they all each overall
-primary secondary endpoint endpoints
+primary secondary endpoint endpoints any these those three four five six other none every
+such
 """)
 
 
@@ -355,7 +358,8 @@ def _about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_names: se
     significant"), so the claim is about whatever the sentence is about."""
     window = [t for t in tokens[max(lo, cue.start - 4):min(hi, cue.end + 5)]
               if t.text[0].isalpha()]
-    return all(t.text.lower() in _GENERIC_TARGETS or t.text.lower() in lexicon.UP
+    return all(t.text.lower() in _GENERIC_TARGETS or t.text.lower() in STOPWORDS
+               or t.text.lower() in lexicon.UP
                or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER
                or t.text.lower() in lexicon.VALENCE or re.fullmatch(r"p", t.text, re.I)
                for t in window)

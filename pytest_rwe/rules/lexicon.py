@@ -173,6 +173,7 @@ BOTH = re.compile(r"\b(?:both|either|all|each|neither|the\s+two|the\s+three|two|
                   r"(?:\w+\s+){0,2}?(?:groups?|arms?|cohorts?|treatments?|regimens?|conditions?)"
                   r"\b|\bbetween\s+(?:the\s+)?(?:groups?|arms?|treatments?)\b", re.IGNORECASE)
 BASELINE = re.compile(
+    r"(?<!than\s)(?<!from\s)(?<!with\s)(?<!since\s)(?<!to\s)(?<!vs\s)(?<!versus\s)"
     r"\bat\s+baseline\b|\bbaseline\s+(?:characteristics?|values?|differences?|imbalances?)"
     r"|\bbefore\s+(?:matching|weighting|treatment\s+start|randomi[sz]ation)|^\W*baseline\b"
     r"|\bat\s+(?:study\s+)?entry\b|\bpre-?existing\b|\bat\s+enrol+ment\b",

@@ -46,6 +46,10 @@ WEAK_WORDS = frozenset(stem(w) for w in (
     "daily", "postoperative", "mm", "ml", "mg", "kg", "cm"))
 _BREAKS = frozenset("();:[]")
 _CROWDED = 48  # a segment sharing words with more outcomes than this: full matches only
+# Abbreviations of statistics and study words, never of an outcome ("CI" is not "cardiac
+# infection").
+_RESERVED = words("ci hr or rr md sd se iqr ns na itt rct pp bmi ae sae cis hrs ors aor ahr "
+                  "irr pvalue vs")
 _ACRONYM_STOP = words("of the and in to for with on at by or a an from vs")
 
 
@@ -119,6 +123,7 @@ class OutcomeIndex:
     aliases: dict[str, set[str]]  # abbreviation -> outcome keys
     postings: dict[str, list[int]]  # strong word -> variant numbers
     weak: frozenset[str]
+    rarest: dict[str, list[int]] = field(default_factory=dict)  # rarest strong word -> variants
     _by_prefix: dict[str, set[str]] = field(default_factory=dict)
     _matched: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -181,14 +186,14 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
                 if variant is not None and len(variant.strong) > 1:
                     variants.append(variant)
         initials = acronym(outer)
-        if len(initials) >= 2 and len(words) >= 2:
-            aliases.setdefault(initials, set()).add(outcome.key)
+        if len(initials) >= 3 and len(words) >= 3 and initials not in _RESERVED:
+            codes.setdefault(initials, set()).add(outcome.key)
         for word in re.findall(r"[^\W\d_][\w\-]*", outer):
             if _code_like(word):
                 codes.setdefault(_alias_key(word), set()).add(outcome.key)
     # a code-like word of one name only ("ASAS40") names that outcome by itself
     for code, keys in codes.items():
-        if len(keys) == 1:
+        if len(keys) == 1 and code not in _RESERVED:
             aliases.setdefault(code, set()).update(keys)
     postings: dict[str, list[int]] = {}
     weak: set[str] = set()
@@ -197,6 +202,9 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
             postings.setdefault(word, []).append(number)
         weak |= set(variant.weak)
     index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak))
+    for number, variant in enumerate(variants):
+        rarest = min(variant.strong, key=lambda w: len(postings[w]))
+        index.rarest.setdefault(rarest, []).append(number)
     for word in set(postings) | weak:
         index._by_prefix.setdefault(word[:5], set()).add(word)
     return index
@@ -246,11 +254,13 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
     if not at:
         return []
     present = frozenset().union(*at.values())
-    numbers: set[int] = set()
-    for word in present:
-        numbers.update(index.postings.get(word, ()))
-    if len(numbers) > _CROWDED:  # full matches only: every strong word is in the segment
-        numbers = {n for n in numbers if all(w in present for w in index.variants[n].strong)}
+    if sum(len(index.postings.get(word, ())) for word in present) > _CROWDED:
+        # a segment sharing words with many names: full matches only, each name looked up
+        # once, under its rarest word
+        numbers = {n for word in present for n in index.rarest.get(word, ())
+                   if all(w in present for w in index.variants[n].strong)}
+    else:
+        numbers = {n for word in present for n in index.postings.get(word, ())}
     out: list[_Candidate] = []
     for number in sorted(numbers):
         variant = index.variants[number]
