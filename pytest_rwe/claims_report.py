@@ -16,19 +16,28 @@ whether they match the study. Aggregated per model:
   significance) the juror could tie to an outcome and, for a direction, to a group; the
   others are not judged.
 
+Findings as data (:func:`juror_findings`): per criterion and juror, the rules juror's findings
+with their summary spans, study fields and values, and every passage an LLM juror quotes,
+located in the summary.
+
 Everything returned is JSON primitives, so it can ride on a per-test record.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from pytest_rwe.rules import Finding, judge
 from pytest_rwe.rules.claims import Claim, analyze
+from pytest_rwe.rules.quotes import locate_quotes
 from pytest_rwe.study import Outcome, Study
+from pytest_rwe.verdict import Verdict
 
-__all__ = ["aggregate_claims", "claim_diagnostics"]
+__all__ = ["aggregate_claims", "claim_diagnostics", "juror_findings", "study_value"]
 
 
 def _claimed_significance(claims: list[Claim]) -> bool:
@@ -147,3 +156,67 @@ def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]
         "claims_grounded": grounded,
         "coverage": _rate(grounded, claims),
     }
+
+
+RULES_JUROR = "builtin/rules"
+_FIELD = re.compile(r'^results\.outcomes\[(?P<key>"(?:[^"\\]|\\.)*")\]$'
+                    r'|^results\.baseline_differences\[(?P<base>"(?:[^"\\]|\\.)*")\]$'
+                    r"|^results\.(?P<size>intervention_size|control_size)$")
+
+
+def study_value(study: Study, field: str) -> str | None:
+    """The study's own value at a finding's field ("results.outcomes[\\"x!HR\\"]" -> "0.81
+    (0.70, 0.94)"), as the study file writes it; None for a field that is not one value."""
+    match = _FIELD.match(field)
+    if match is None:
+        return None
+    results = study.raw.get("results") or {}
+    if match.group("size"):
+        value = results.get(match.group("size"))
+        return None if value is None else str(value)
+    if match.group("base"):
+        value = (results.get("baseline_differences") or {}).get(json.loads(match.group("base")))
+        return None if value is None else str(value)
+    key = json.loads(match.group("key"))
+    outcomes = results.get("outcomes") or {}
+    if key.endswith("!*"):  # the outcome as a whole: its estimate
+        stem = key[:-2]
+        hits = [f"{k.rsplit('!', 1)[1]} {v}" for k, v in outcomes.items()
+                if k.rsplit("!", 1)[0] == stem]
+        return "; ".join(hits) or None
+    value = outcomes.get(key)
+    return None if value is None else str(value)
+
+
+def finding_record(study: Study, finding: Finding) -> dict[str, Any]:
+    """A rules finding as JSON: ``quote``, ``start``, ``end`` (offsets into the summary),
+    ``field`` (the study field), ``value`` (the study's value there) and ``message``."""
+    return {"quote": finding.quote, "start": finding.start, "end": finding.end,
+            "field": finding.field, "value": study_value(study, finding.field),
+            "message": finding.message}
+
+
+def juror_findings(study: Study, summary: str, verdict: Verdict) -> dict[str, dict[str, Any]]:
+    """Per criterion and juror, what each answer points at in the summary.
+
+    The rules juror's findings come back with their spans and study fields; for any other
+    juror every passage its explanation quotes is located in the summary (``found`` with
+    offsets), and ``misquotes`` counts the quotes neither the summary nor the study contains.
+    """
+    study_text = json.dumps(study.raw.get("results") or {}, ensure_ascii=False)
+    out: dict[str, dict[str, Any]] = {}
+    for criterion, result in verdict.criteria.items():
+        per: dict[str, Any] = {}
+        for score in result.scores:
+            if score.score is None:
+                continue
+            if score.juror == RULES_JUROR:
+                found = judge(study, summary, criterion).findings
+                per[score.juror] = {"findings": [finding_record(study, f) for f in found]}
+            else:
+                quotes = locate_quotes(score.explanation, summary, study_text)
+                per[score.juror] = {"quotes": [q.to_record() for q in quotes],
+                                    "misquotes": sum(1 for q in quotes if q.misquoted)}
+        if per:
+            out[criterion] = per
+    return out

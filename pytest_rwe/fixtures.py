@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pytest_rwe.claims_report import claim_diagnostics
+from pytest_rwe.claims_report import claim_diagnostics, juror_findings
 from pytest_rwe.engine import Engine, Evaluation
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.records import evaluation_record
@@ -128,9 +128,12 @@ def rwe_evaluation(
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
-        claims = (claim_diagnostics(rwe_study, evaluation.summary.text)
-                  if evaluation.summary is not None else None)
-        record = evaluation_record(evaluation, session.settings.thresholds, claims)
+        claims = findings = None
+        if evaluation.summary is not None:
+            claims = claim_diagnostics(rwe_study, evaluation.summary.text)
+            if evaluation.verdict is not None:
+                findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
+        record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
         # JSON text, not a dict: xdist can only ship primitives on user_properties.
         request.node.user_properties.append((RECORD_PROPERTY, json.dumps(record)))
         session.shipped.add(rwe_case.id)

@@ -55,6 +55,17 @@ def redact_deep(value: Any, environ: Mapping[str, str] | None = None) -> Any:
     return value
 
 
+def _juror_entry(juror: Mapping[str, Any]) -> dict[str, Any]:
+    """A juror's answer; the rules juror's ``findings`` and the ``quotes`` (and
+    ``misquotes``) of an LLM juror's explanation when the record has them."""
+    entry = {"juror": juror["juror"], "score": juror["score"],
+             "explanation": juror.get("explanation", "")}
+    for key in ("findings", "quotes", "misquotes"):
+        if key in juror:
+            entry[key] = juror[key]
+    return entry
+
+
 def result_entry(record: Record) -> dict[str, Any]:
     """One (study, model, repeat): summary, latency, tokens, badge, every juror's answer."""
     verdict = record.get("verdict") or {}
@@ -70,8 +81,7 @@ def result_entry(record: Record) -> dict[str, Any]:
             "mean": mean, "threshold": threshold,
             "passed": mean is not None and threshold is not None and mean >= threshold,
             "abstentions": cell.get("abstentions", 0),
-            "jurors": [{"juror": j["juror"], "score": j["score"],
-                        "explanation": j.get("explanation", "")} for j in cell["jurors"]],
+            "jurors": [_juror_entry(j) for j in cell["jurors"]],
         }
     summary = record.get("summary")
     return {
