@@ -102,3 +102,12 @@ def test_curated_studies_parse() -> None:
     assert len(loads) == 8
     designs = {load.study.design for load in loads if load.study is not None}
     assert designs == {"cohort", "case_series", "cross_sectional"}
+
+
+def test_a_measure_given_twice_is_an_error(cohort_raw: dict[str, object]) -> None:
+    raw = copy.deepcopy(cohort_raw)
+    outcomes = raw["results"]["outcomes"]  # type: ignore[index]
+    key = next(k for k in outcomes if k.endswith("!OR"))
+    outcomes[key[:-2] + "or"] = "0.5 (0.3, 0.9)"  # the same measure in other letters
+    with pytest.raises(StudyFileError, match=r"given twice; keep one"):
+        parse_study(raw)

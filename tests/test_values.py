@@ -74,7 +74,7 @@ def test_sizes() -> None:
     assert parse_size("36,918") == 36918
     assert parse_size(None) is None
     assert parse_size(12.0) == 12
-    for bad in ("12a", "1.5", -3, True):
+    for bad in ("12a", "1.5", -3, True, "1,23", "12,3456", ",123"):
         with pytest.raises(ValueError, match=r"size|negative|subjects"):
             parse_size(bad)
 
@@ -89,6 +89,8 @@ def test_counts_and_percents() -> None:
         parse_count("4 of 13")
     assert parse_percent("30.8%").value == 30.8
     assert parse_percent("30.8 (20.1, 41.5)").ci_high == 41.5
+    with_signs = parse_percent("30.8% (20.1%, 41.5%)")
+    assert (with_signs.value, with_signs.ci_low, with_signs.ci_high) == (30.8, 20.1, 41.5)
 
 
 def test_baseline_either_order() -> None:

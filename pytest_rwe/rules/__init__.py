@@ -108,7 +108,8 @@ def _status(claim: Claim) -> str:
     if claim.direction == "null":
         return "null"
     if claim.direction in ("higher", "lower"):
-        return "nonsig" if claim.hedged and claim.significant is False else "difference"
+        # "a higher risk, though not significant" still mentions it as a higher risk
+        return "difference"
     if claim.significant is False:
         return "nonsig"
     if claim.significant is True or claim.cue is not None:

@@ -87,11 +87,14 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
                 tokens[pos + 1].text.lower() in lexicon.CHANGE_NOUNS:
             continue  # "a greater fall": the noun gives the direction
         if word in lexicon.INTENSIFIERS:
-            composed = _composed(tokens, lo, pos)
+            composed = _composed(tokens, lo, pos, in_names)
             if composed is not None:
                 kind = composed  # "the decrease in X was greater": a larger decrease
         before = text[max(span.start, tokens[pos].start - 60):tokens[pos].start]
-        after = text[tokens[pos].end:min(span.end, tokens[pos].end + 90)]
+        after = text[tokens[pos].end:min(span.end, tokens[pos].end + 160)]
+        # "higher risk of X (HR 1.40; p = 0.05), not statistically significant": what stands
+        # in parentheses does not end the reach of a hedge after the cue
+        after = re.sub(r"\([^()]*\)", " ", after)
         if kind in ("higher", "lower", "valence") and _negated(tokens, lo, pos):
             cues.append(Cue("null", pos, pos, False))
             continue
@@ -114,7 +117,7 @@ _SHRINKING = words("decrease decreases reduction reductions fall falls drop drop
                    "declines loss losses")
 
 
-def _composed(tokens: Sequence[Token], lo: int, pos: int) -> str | None:
+def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]) -> str | None:
     """An intensifier after a change noun composes with it: "the reduction in X was greater"
     is lower, "the increase ... was smaller" is lower; "the improvement ... greater" has no
     side."""
@@ -122,6 +125,8 @@ def _composed(tokens: Sequence[Token], lo: int, pos: int) -> str | None:
         word = tokens[back].text.lower()
         if word in (",", ";", "than"):
             return None
+        if back in in_names:
+            continue  # "falls" in the name "falls" is not a change
         if word in _GROWING or word in _SHRINKING:
             bigger = tokens[pos].text.lower() in _BIGGER
             grows = word in _GROWING

@@ -244,8 +244,10 @@ def clauses(text: str, sentence: Span) -> list[Span]:
     for match in _CLAUSE_SPLIT_RE.finditer(body):
         if depth[match.start()]:
             continue
-        if match.group(0).startswith(":") and re.match(r"\s*[-\u2212(]?\d", body[match.end():]):
-            continue
+        if match.group(0).startswith(":") and (
+                re.match(r"\s*[-\u2212(]?\d", body[match.end():])
+                or len(body[:match.start()].split()) <= 6):
+            continue  # "Stroke: 4.3% vs 5.1%", "A vs B: stroke 4.3% vs 5.1%": one claim
         cuts.append((match.start(), match.end()))
     for cut_start, cut_end in sorted(cuts):
         cut = sentence.start + cut_start
