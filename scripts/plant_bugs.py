@@ -39,10 +39,12 @@ class Mutant:
 
 
 R = "pytest_rwe/rules/"
+V = "pytest_rwe/values.py"
 MUTANTS = (
     # the juror's own reading of the study (truth.py)
     Mutant("truth_p_bound", R + "truth.py", "            return self.p <= LEVEL\n        if",
-           "            return self.p < LEVEL\n        if", 'a bound "<0.05" read as not significant'),
+           "            return self.p < LEVEL\n        if",
+           'a bound "<0.05" read as not significant'),
     Mutant("truth_p_equal", R + "truth.py", "        return self.p < LEVEL",
            "        return self.p <= LEVEL", "p = 0.05 read as significant"),
     Mutant("truth_must_report", R + "truth.py", "        return self.p <= LEVEL\n\n    def shown",
@@ -50,17 +52,19 @@ MUTANTS = (
     Mutant("truth_ratio_null", R + "truth.py", "null = 1.0 if self.is_ratio else 0.0",
            "null = 0.0 if self.is_ratio else 1.0", "a ratio's null read as 0"),
     # the study parser (the summarizer's side) and the redaction list
-    Mutant("values_p_equal", "pytest_rwe/values.py", "        return self.value < SIGNIFICANCE_LEVEL",
+    Mutant("values_p_equal", V, "        return self.value < SIGNIFICANCE_LEVEL",
            "        return self.value <= SIGNIFICANCE_LEVEL", "p = 0.05 written as significant"),
-    Mutant("values_p_bound", "pytest_rwe/values.py",
-           "            return self.value <= SIGNIFICANCE_LEVEL\n        if self.operator in (\">\", "
-           "\">=\"):\n            return False\n        return self.value < SIGNIFICANCE_LEVEL",
-           "            return self.value < SIGNIFICANCE_LEVEL\n        if self.operator in (\">\", "
-           "\">=\"):\n            return False\n        return self.value < SIGNIFICANCE_LEVEL",
+    Mutant("values_p_bound", V,
+           "            return self.value <= SIGNIFICANCE_LEVEL\n        if self.operator in "
+           "(\">\", \">=\"):\n            return False\n        return self.value < "
+           "SIGNIFICANCE_LEVEL",
+           "            return self.value < SIGNIFICANCE_LEVEL\n        if self.operator in "
+           "(\">\", \">=\"):\n            return False\n        return self.value < "
+           "SIGNIFICANCE_LEVEL",
            '"<0.05" written as not significant'),
-    Mutant("size_1_23", "pytest_rwe/values.py", r"\d{1,3}(?:,\d{3})+\s*|\s*\d+\s*",
+    Mutant("size_1_23", V, r"\d{1,3}(?:,\d{3})+\s*|\s*\d+\s*",
            r"\d{1,3}(?:,\d{2,3})+\s*|\s*\d+\s*", '"1,23" accepted as a size'),
-    Mutant("percent_signs", "pytest_rwe/values.py", 'return parse_estimate(raw.replace("%", ""))',
+    Mutant("percent_signs", V, 'return parse_estimate(raw.replace("%", ""))',
            "return parse_estimate(raw)", '"30.8% (20.1%, 41.5%)" refused'),
     Mutant("duplicate_measure", "pytest_rwe/study.py",
            'problems.append((where, f"{stem}!{measure.value} is given twice; keep one"))',
@@ -80,8 +84,8 @@ MUTANTS = (
     Mutant("hedge", R + "claim_parts.py",
            "hedged = bool(lexicon.HEDGE_BEFORE.search(before) or lexicon.HEDGE_AFTER.match(after))",
            "hedged = False", "hedges ignored"),
-    Mutant("abbreviation", R + "outcomes.py", "            out.append(inner)\n", "            pass\n",
-           "a name's abbreviation ignored"),
+    Mutant("abbreviation", R + "outcomes.py", "            out.append(inner)\n",
+           "            pass\n", "a name's abbreviation ignored"),
     Mutant("partial_name", R + "outcomes.py",
            "elif 2 * strong >= len(variant.strong) and strong and not variant.part:",
            "elif False:", "part of a name never matches"),
@@ -99,8 +103,9 @@ MUTANTS = (
            "            return Side(antecedent[-1].group, True)", "            pass",
            '"..., which had" no longer refers back'),
     Mutant("unknown_group", R + "claim_parts.py",
-           '        return Side("unknown", True, "the group named is not one of the study\'s groups")',
-           '        return Side("intervention", True)', "an unknown group read as the intervention"),
+           '        return Side("unknown", True, "the group named is not one of the study\'s '
+           'groups")', '        return Side("intervention", True)',
+           "an unknown group read as the intervention"),
     Mutant("p_words", R + "claim_parts.py", "    return value < 0.05\n",
            "    return value < 0.5\n", 'a written "p = 0.24" read as significant'),
     Mutant("interval_significance", R + "claim_parts.py",

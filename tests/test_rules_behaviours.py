@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pytest_rwe.claims_report import claim_diagnostics
 from pytest_rwe.rules import judge, judge_all
 from pytest_rwe.rules.claims import analyze
 from pytest_rwe.rules.truth import read_facts
@@ -35,6 +36,9 @@ def trial(outcomes: dict[str, str], *, intervention: str = "Drug A",
 
 FPG = {"outcome.free.plasma.glucose.(FPG)_cont!MD": "-1.2 (-2.0, -0.4)",
        "outcome.free.plasma.glucose.(FPG)_cont!pvalue": "0.004"}
+# an abbreviation that is not the initials of the name
+VO2 = {"outcome.peak.oxygen.uptake.(VO2max)_cont!MD": "-3.1 (-5.0, -1.2)",
+       "outcome.peak.oxygen.uptake.(VO2max)_cont!pvalue": "0.002"}
 STROKE = {"outcome.stroke_bin!HR": "0.76 (0.64, 0.90)", "outcome.stroke_bin!pvalue": "0.002"}
 FALLS = {"outcome.falls_bin!HR": "1.08 (0.91, 1.28)", "outcome.falls_bin!pvalue": "0.38"}
 DEATH = {"outcome.all.cause.mortality_bin!HR": "0.82 (0.71, 0.95)",
@@ -48,6 +52,14 @@ def scores(study: Study, text: str) -> dict[str, int]:
 # ---------------------------------------------------------------- outcome mentions
 
 def test_an_abbreviation_the_name_gives_names_the_outcome() -> None:
+    study = trial(VO2)
+    assert judge(study, "Drug A raised VO2max compared with placebo (p = 0.002).",
+                 "direction_of_effect").score == 0
+    assert judge(study, "Drug A lowered VO2max compared with placebo (p = 0.002).",
+                 "direction_of_effect").score == 1
+
+
+def test_the_initials_of_a_name_name_the_outcome() -> None:
     study = trial(FPG)
     assert judge(study, "Drug A raised FPG compared with placebo (p = 0.004).",
                  "direction_of_effect").score == 0
@@ -136,6 +148,8 @@ def test_significance_in_words_p_values_and_intervals(text: str, complete: int) 
     ("Stroke was lower in the control group than in the intervention group.", 0),
     ("Stroke was lower in the treatment arm (p = 0.002).", 1),
     ("Patients on placebo had more strokes (p = 0.002).", 1),
+    ("The control group had a higher rate of stroke (p = 0.002).", 1),
+    ("The intervention group had a higher rate of stroke (p = 0.002).", 0),
 ])
 def test_groups_by_role(text: str, score: int) -> None:
     assert judge(trial(STROKE), text, "direction_of_effect").score == score
@@ -201,6 +215,7 @@ def test_words_of_proportion_and_hedged_numbers(hr: str, text: str, score: int) 
 @pytest.mark.parametrize(("p", "text", "score"), [
     ("0.018", "Drug A reduced all-cause mortality (p < 0.05).", 1),
     ("0.018", "Drug A reduced all-cause mortality (p < 0.01).", 0),
+    ("0.018", "Drug A reduced all-cause mortality, p < 0.01.", 0),  # stroke's p would fit
     ("0.004", "Drug A reduced all-cause mortality (p < 0.01).", 1),
     ("<0.001", "Drug A reduced all-cause mortality (p < 0.001).", 1),
 ])
@@ -244,5 +259,9 @@ def test_the_template_summary_of_a_boundary_p_value_passes_the_juror(p: str) -> 
     at p = 0.05 makes them disagree here."""
     study = trial({"outcome.stroke_bin!HR": "1.40 (1.05, 1.90)",
                    "outcome.stroke_bin!pvalue": p})
-    assert scores(study, summarize(study)) == {"direction_of_effect": 1, "numbers_accurate": 1,
-                                               "completeness": 1}
+    text = summarize(study)
+    assert scores(study, text) == {"direction_of_effect": 1, "numbers_accurate": 1,
+                                   "completeness": 1}
+    (fact,) = read_facts(study).values()
+    (row,) = claim_diagnostics(study, text)["outcomes"]
+    assert row["claimed_significant"] is fact.significant, text

@@ -46,6 +46,7 @@ def test_bad_estimates_say_the_expected_form(raw: object) -> None:
     [
         ("0.058", 0.058, "=", False, False),
         ("<0.001", 0.001, "<", True, True),
+        ("<0.05", 0.05, "<", True, True),  # a bound at the level: below it, so significant
         ("< 0.0001", 0.0001, "<", True, True),
         ("1", 1.0, "=", False, False),
         ("0.05", 0.05, "=", False, True),  # p = 0.05: not significant, but must be mentioned
