@@ -85,7 +85,10 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue  # "the stress-reduction group": a group's name
         if word in lexicon.INTENSIFIERS and pos + 1 < hi and \
                 tokens[pos + 1].text.lower() in lexicon.CHANGE_NOUNS:
-            continue  # "a greater fall": the noun gives the direction
+            continue  # "a greater fall": the noun gives the direction (flipped by "smaller")
+        if kind in ("higher", "lower") and pos > lo and word in lexicon.CHANGE_NOUNS and \
+                tokens[pos - 1].text.lower() in _SMALLER:
+            kind = "lower" if kind == "higher" else "higher"  # "smaller increases", "less decline"
         if word in lexicon.INTENSIFIERS:
             composed = _composed(tokens, lo, pos, in_names)
             if composed is not None:
@@ -112,6 +115,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
 
 
 _BIGGER = words("greater larger bigger more steeper marked")
+_SMALLER = words("smaller less lesser lower fewer")
+_NAMED_CHANGES = words("loss losses reduction reductions decrease decline gain increase")
 _GROWING = words("increase increases rise rises gain gains elevation")
 _SHRINKING = words("decrease decreases reduction reductions fall falls drop drops decline "
                    "declines loss losses")
@@ -125,8 +130,8 @@ def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]) ->
         word = tokens[back].text.lower()
         if word in (",", ";", "than"):
             return None
-        if back in in_names:
-            continue  # "falls" in the name "falls" is not a change
+        if back in in_names and word not in _NAMED_CHANGES:
+            continue  # "falls" in the name "falls" is not a change; "weight loss" is
         if word in _GROWING or word in _SHRINKING:
             bigger = tokens[pos].text.lower() in _BIGGER
             grows = word in _GROWING
@@ -178,6 +183,25 @@ _DIFFER = re.compile(r"^(?:differ|differed|differs|differing|different|differenc
                      r"significantly)$", re.IGNORECASE)
 
 
+def _cue_follows(tokens: Sequence[Token], pos: int, hi: int, cues: Sequence[Cue]) -> bool:
+    """A direction or valence cue within three words after ``pos``, over parentheses."""
+    starts = {c.start for c in cues if c.kind != "null"}
+    depth = steps = 0
+    for ahead in range(pos + 1, hi):
+        text = tokens[ahead].text
+        if text in "([":
+            depth += 1
+        elif text in ")]":
+            depth = max(0, depth - 1)
+        elif not depth:
+            if ahead in starts:
+                return True
+            steps += 1
+            if steps > 3:
+                return False
+    return False
+
+
 def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
                      in_names: set[int], taken: set[int], cues: list[Cue]) -> list[Cue]:
     """"differed significantly", "a significant difference in X": a difference, no side."""
@@ -195,6 +219,8 @@ def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span:
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 60)]
         significant = _word_significance(text, before, after)
         if word.startswith("significant"):
+            if _cue_follows(tokens, pos, hi, cues):
+                continue  # "significantly (p < 0.05) higher": the word qualifies that cue
             if significant is False or _negated(tokens, lo, pos) or re.search(
                     r"\bnot\s*$|\bnon-?$|\b(?:marginally|borderline|nearly|almost|approach\w*|"
                     r"near)\s+(?:statistically\s+)?$", before, re.IGNORECASE):
@@ -505,8 +531,8 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
 
 _P_VALUE = re.compile(
     r"\bp\s*(?:-?\s*values?)?\s*(?:for\s+\w+\s+)?(?P<op>[=<>≤≥]=?|<\s*or\s*=|of|was|were|is|:|"
-    r"less\s+than|below|greater\s+than|above)?\s*(?P<op2>[<>≤≥=])?\s*(?P<num>0?\.\d+|1\.0*\b|"
-    r"[01]\b|\d\.\d+e-\d+)", re.IGNORECASE)
+    r"less\s+than|below|greater\s+than|above)?\s*(?P<op2>[<>≤≥=])?\s*(?P<num>0?[.\u00b7]\d+|"
+    r"1\.0*\b|[01]\b|\d\.\d+e-\d+)", re.IGNORECASE)
 _CI = re.compile(r"\b(?:95\s*%\s*)?(?:CI|confidence\s+intervals?)\b[\s,:=]*(?:of\s+|from\s+)?"
                  r"(?P<lo>[-\u2212\u2013]?\d*\.?\d+)\s*(?:to|-|\u2013|,|;|and)\s*"
                  r"(?P<hi>[-\u2212]?\d*\.?\d+)", re.IGNORECASE)
@@ -520,7 +546,7 @@ _NS = re.compile(r"\bns\b|\bn\.s\.|\bnot\s+(?:statistically\s+)?significant", re
 def p_significance(match: re.Match[str]) -> bool | None:
     """What a written p-value says: True below 0.05, False at or above, None for "p < 0.1"."""
     op = (match.group("op2") or match.group("op") or "=").lower().replace(" ", "")
-    value = float(match.group("num"))
+    value = float(match.group("num").replace("\u00b7", "."))
     below = op in ("<", "<=", "≤", "<or=", "lessthan", "below")
     above = op in (">", ">=", "≥", "greaterthan", "above")
     if below:

@@ -28,7 +28,7 @@ from pytest_rwe.rules.claim_parts import (
     segment,
     significance_after,
 )
-from pytest_rwe.rules.group_values import group_values
+from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef, find_group_refs
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.outcomes import (
@@ -149,6 +149,12 @@ def analyze(study: Study, text: str) -> Analysis:
                              [r for r in sentence_ranges if r[1] > r[0]])
     in_names = {p for m in mentions for p in m.positions}
     groups = find_group_refs(study, text, tokens, in_names)
+    # a word of a group's description written out ("telephone consultation") names the group
+    # there, not the outcome it shares the word with ("mean consultation time")
+    in_verbatim = {p for g in groups if g.verbatim for p in range(g.position, g.end + 1)}
+    if in_verbatim:
+        mentions = [m for m in mentions if not set(m.positions) <= in_verbatim]
+        in_names = {p for m in mentions for p in m.positions}
     analysis = Analysis(text, tokens, sentence_ranges, clause_ranges, mentions, groups, [],
                         facts, starts,
                         [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
@@ -232,6 +238,25 @@ class _Reader:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
 
+    def _within_one_group(self, cue: Cue, lo: int, hi: int, refs: list[GroupRef]) -> bool:
+        """"X decreased from 28 to 9 in the A group", "a significant difference before and
+        after training": a change over time in one group (in a case series, the claim
+        itself)."""
+        if self.study.design == "case_series" or any(r.comparison for r in refs):
+            return False
+        tokens = self.analysis.tokens
+        seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
+        stretch = self.analysis.text[tokens[seg_lo].start:tokens[min(hi, seg_hi + 8) - 1].end]
+        return bool(lexicon.WITHIN_GROUP.search(stretch))
+
+    def _sentence_values(self, lo: int) -> GroupValues | None:
+        """The groups' values over the whole sentence, when its clauses split them: "X was
+        50.3 s with A, whereas with B it was 39.6 s"."""
+        s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
+        if s_hi <= s_lo:
+            return None
+        return group_values(self.analysis.tokens, self._refs(s_lo, s_hi), s_lo, s_hi)
+
     def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
         """The outcome a cue without a name of its own refers back to: the name just before a
         relative clause ("heart rate, for which A had a lower value"), or the one outcome the
@@ -250,8 +275,9 @@ class _Reader:
             return last
         head = _argument_head(tokens, cue, hi)
         outcomes = {m.outcome.key for m in earlier}
-        if head is not None and head in WEAK_WORDS and len(outcomes) == 1:
-            return last
+        if head is not None and head[0] in WEAK_WORDS and len(outcomes) == 1 and \
+                head[1] not in ("of", "in", "for") and not head[1][:1].isalpha():
+            return last  # "lower scores than the control group", not "lower levels of Y"
         return None
 
     def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
@@ -266,7 +292,7 @@ class _Reader:
         significant = after if cue is None or cue.significant is None else cue.significant
         if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
-            values = group_values(tokens, refs, lo, hi)
+            values = group_values(tokens, refs, lo, hi) or self._sentence_values(lo)
             if values is not None:
                 start, end = tokens[values.start].start, tokens[values.end].end
                 return Claim(mention.outcome, mention, span, values.direction,
@@ -283,6 +309,10 @@ class _Reader:
             if side_of_good is not None:
                 # "pain improved": less pain; "better survival": more survival
                 cue = replace(cue, kind=side_of_good)
+        if cue.kind == "differ" and self._within_one_group(cue, lo, hi, refs):
+            return Claim(mention.outcome, mention, span, None, cue_span, significant, False,
+                         baseline, grounded=False,
+                         reason="a change within one group, not a comparison")
         if cue.kind in ("differ", "valence"):
             return Claim(mention.outcome, mention, span, None, cue_span,
                          significant if cue.kind == "valence" else (
@@ -290,6 +320,10 @@ class _Reader:
                          False, baseline, cue.hedged, valence=cue.kind == "valence",
                          grounded=cue.kind == "differ",
                          reason="" if cue.kind == "differ" else "a difference without a side")
+        if self._within_one_group(cue, lo, hi, refs):
+            return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
+                         baseline, cue.hedged, grounded=False,
+                         reason="a change within one group, not a comparison")
         side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design)
         if side.group in ("intervention", "control") and side.explicit:
             self.topic = side.group
@@ -333,13 +367,19 @@ def _polarity(name: str, word: str) -> str | None:
     return "higher" if good == benefit else "lower"
 
 
-def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> str | None:
-    """The first word after a cue that is not an article or a preposition, stemmed."""
+def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
+    """The first word after a cue that is not an article or a preposition, stemmed, and the
+    word after it ("" at the clause's end): "lower scores than" -> ("score", "than")."""
     for pos in range(cue.end + 1, min(hi, cue.end + 4)):
         word = tokens[pos].text.lower()
         if word in ("the", "a", "an", "of", "in", "its", "their"):
             continue
-        return tokens[pos].norm if word[0].isalpha() else None
+        if not word[0].isalpha():
+            return None
+        following = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
+        if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and"):
+            following = "."  # the argument ends: a comparison or a group follows
+        return tokens[pos].norm, following
     return None
 
 

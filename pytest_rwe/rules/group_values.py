@@ -23,7 +23,8 @@ _SIZE_NOUNS = words("patients participants subjects users people individuals per
 _RANGE = words("to - \u2013 \u2212")
 _BEFORE_REF = words("% in of for among with the patients participants subjects eyes cases "
                     "women men children infants mm min h hours days months years kg points "
-                    "units cm ml mg score scores group arm ( ) , was were")
+                    "units cm ml mg score scores group arm ( ) , was were treated receiving "
+                    "received given taking allocated randomized randomised assigned who s")
 _AFTER_REF = words("group groups arm arms : = was were had showed is are of with ( patients "
                    "participants subjects and the mean median value values at rate")
 _BETWEEN = words("vs vs. versus and compared with to , / or against than")
@@ -251,9 +252,9 @@ def _declared_order(tokens: Sequence[Token], refs: Sequence[GroupRef], values: S
     if len(refs) != 2 or refs[0].group == refs[1].group:
         return None
     after = [v for v in values if v.position > max(r.end for r in refs)]
-    if len(after) != 2:
+    if len(after) < 2:
         return None
-    first, second = after
+    first, second = after[:2]  # the first pair: "82.31 vs 36.78 ... and 82.75 vs 18.50"
     if not _gap_ok(tokens, first.position + 1, second.position, _BETWEEN | words("% ( )"), 6):
         return None
     return _by_group([(refs[0], first), (refs[1], second)])

@@ -64,6 +64,7 @@ class GroupRef:
     end: int = -1  # token index of the last word
     between: bool = False  # "between A and B": both sides at once
     via: str = "name"  # name, role, label or unknown
+    verbatim: bool = False  # the group's description written out ("telephone consultation")
 
 
 def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
@@ -227,7 +228,8 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
     if any(str(labels[p]).startswith("label-") for p in run):
         via = "label"
     comparison, between = _position(tokens, run[0])
-    return GroupRef(group, run[0], comparison, run[-1], between, via)
+    return GroupRef(group, run[0], comparison, run[-1], between, via,
+                    all(p in verbatim for p in run))
 
 
 def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:

@@ -18,7 +18,7 @@ UP = words("""
 higher highest increase increased increases increasing elevated elevation greater more raised
 rise rises rose risen rising excess larger doubled tripled quadrupled heightened augmented
 augmentation longer prolonged prolongation lengthened gain gained gains upregulated longest
-greatest most largest enhanced enhancement enhances
+enhanced enhancement enhances
 """)
 DOWN = words("""
 lower lowest lowered decrease decreased decreases decreasing reduced reduce reduces reducing
@@ -33,6 +33,14 @@ faster slower benefit benefits beneficial benefited worsened worsening deteriora
 deterioration favourable favorable unfavourable unfavorable impaired impairment
 quicker delayed accelerated stronger weaker poorer poor greater-than-expected
 """)
+# A change within one group ("from baseline", "before and after", "from 16 to 25") says
+# nothing of the other group: in a two-group study it is not a comparison.
+WITHIN_GROUP = re.compile(
+    r"\bfrom\s+(?:the\s+)?baseline\b|\b(?:compared\s+(?:with|to)|than|versus|vs\.?)\s+"
+    r"(?:the\s+)?(?:baseline|pre-?treatment|pre-?intervention|before)\b|\bbefore\s+and\s+"
+    r"after\b|\bpre-?\s*(?:to|and|vs\.?)\s*post|\bover\s+time\b|\bwithin[-\s]group|"
+    r"\bfrom\s+[-\u2212]?\d[\d.,·]*\s*(?:±\s*[\d.]+\s*)?(?:[%\w/]+\s*)?(?:\([^)]*\)\s*)?to\s+"
+    r"[-\u2212]?\d|\bfrom\s+t\d\s+to\s+t\d\b", re.IGNORECASE)
 # Valence words that say the outcome went the good way, and the bad way.
 GOOD = words("better improved improvement improvements improves improve improving superior "
              "benefit benefits beneficial benefited favourable favorable")
@@ -66,14 +74,15 @@ improvements change changes gain loss losses elevation benefit
 # A direction word that is part of a number's context, not a claim: "lower bound", "more than 5".
 NOT_A_CUE = re.compile(r"^\s*(?:bound|limit|end\b|confidence|ci\b|quartile|tertile|-?likely\s+to"
                        r"\s+report|than\s+(?:or\s+equal\s+)?[<>≤≥]?\s*\d|than\s+(?:the\s+)?"
-                       r"(?:normal|upper|lower|reference|uln|cut-?off|threshold)|-?(?:group|arm|"
+                       r"(?:normal|upper|lower|reference|uln|cut-?off|threshold)(?!\s+(?:saline|group|arm|"
+                       r"subjects|controls|diet))|-?(?:group|arm|"
                        r"cohort)s?\b)", re.IGNORECASE)
 # "at least", "at increased risk", "at higher risk of X": a population or a bound, not a claim
 NOT_A_CUE_BEFORE = re.compile(r"\b(?:at|the|a)\s*$|\bat\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 # "No difference" in words: the claim that the groups do not differ.
 NULL_PHRASE = re.compile(
-    r"\bno\s+(?:\w+ly\s+)?(?:significant\s+|meaningful\s+|clear\s+|notable\s+"
+    r"\bno\s+(?:\w+ly\s+|statistical\s+)?(?:significant\s+|meaningful\s+|clear\s+|notable\s+"
     r"|material\s+|detectable\s+|important\s+|relevant\s+|apparent\s+|discernible\s+|real\s+)?"
     r"(?:between[-\s]groups?\s+|group\s+|overall\s+|further\s+|main\s+|treatment\s+|net\s+"
     r"|intervention\s+|major\s+|statistical\s+)?"
@@ -119,7 +128,9 @@ NEGATED_SIGNIFICANT = re.compile(r"\b(?:not|no|non-?|never|nor)\s*(?:\w+\s+){0,2
 NEGATORS = words("no not non without never neither nor none n't cannot")
 NEGATION_BRIDGE = words("""
 was were is are be been being significantly significant statistically associated with a an any
-there further
+there further experience experienced show demonstrate demonstrated produce exhibit exhibited
+reveal revealed achieve achieved yield yielded cause see seen find observe detect report
+reported have
 the risk of in found observed show shown showed detected evidence meaningfully clinically
 materially substantially to did does do has have had appreciably further lead led result
 resulted cause caused produce produced

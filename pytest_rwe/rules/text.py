@@ -13,7 +13,8 @@ from functools import lru_cache
 # A word may carry digits and a hyphenated number ("HbA1c", "IL-2", "COVID-19", "FEV1").
 # Capitals joined by hyphens are one abbreviation ("WMFT-FAS", "CXDT-HFG").
 _TOKEN_RE = re.compile(
-    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)+\b"
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.\u00b7]\d+)?|\.\d+|[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)+\b"
+    r"|[\u03b1-\u03c9\u0391-\u03a9]-[^\W\d_][\w']*"
     r"|[^\W\d_][\w']*(?:-\d+[^\W_]*)*|[^\s\w]|_"
 )
 
@@ -169,7 +170,7 @@ def tokenize(text: str) -> list[Token]:
                 tokens.append(Token(raw, stem(part), match.start(), match.end()))
             continue
         if raw[0].isdigit() or raw[0] == ".":
-            norm = raw.replace(",", "")
+            norm = raw.replace(",", "").replace("\u00b7", ".")  # "0·06": a middle-dot decimal
         elif raw[0].isalpha():
             norm = stem(raw)
         else:
