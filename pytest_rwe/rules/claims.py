@@ -19,15 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pytest_rwe.rules import lexicon
-from pytest_rwe.rules.claim_parts import (
-    RELATIVE,
-    Cue,
-    attach,
-    find_cues,
-    orientation,
-    segment,
-    significance_after,
-)
+from pytest_rwe.rules.claim_parts import attach, significance_after
+from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef, find_group_refs
 from pytest_rwe.rules.lexicon import words
@@ -38,6 +31,7 @@ from pytest_rwe.rules.outcomes import (
     build_outcome_index,
     find_mentions,
 )
+from pytest_rwe.rules.sides import RELATIVE, orientation, segment
 from pytest_rwe.rules.text import STOPWORDS, Span, Token, clauses, sentences, tokenize
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Outcome, Study

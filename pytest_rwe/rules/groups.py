@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.abbreviations import acronym
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.outcomes import acronym
 from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, normalize_phrase, same_word, stem
 from pytest_rwe.study import Study
 

@@ -19,8 +19,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pytest_rwe.rules.index import matches, timepoint_numbers
-from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
+from pytest_rwe.rules.outcome_places import by_numbers, by_timepoint, place_by_timepoint
 from pytest_rwe.rules.text import (
     STOPWORDS,
     Span,
@@ -46,13 +46,6 @@ WEAK_WORDS = frozenset(stem(w) for w in (
     "daily", "postoperative", "mm", "ml", "mg", "kg", "cm"))
 _BREAKS = frozenset("();:[]")
 _CROWDED = 48  # a segment sharing words with more outcomes than this: full matches only
-# Abbreviations of statistics and study words, never of an outcome ("CI" is not "cardiac
-# infection").
-_RESERVED = words("ci hr or rr md sd se iqr ns na itt rct pp bmi ae sae cis hrs ors aor ahr "
-                  "irr pvalue vs")
-_ACRONYM_STOP = words("of the and in to for with on at by or a an from vs")
-
-
 @dataclass(frozen=True)
 class Mention:
     """A place where the summary names an outcome."""
@@ -71,36 +64,6 @@ def content_words(name: str) -> list[str]:
         if not any(same_word(word, u) for u in unique):
             unique.append(word)
     return unique or normalize_phrase(name)
-
-
-def _alias_key(word: str) -> str:
-    """How an abbreviation is compared: lower case, no hyphens ("SCL-90" ~ "SCL90")."""
-    return word.lower().replace("-", "").replace("\u2010", "")
-
-
-def _code_like(word: str) -> bool:
-    """"ASAS40", "HbA1c", "IL-6", "CK-MB": a word written like an abbreviation."""
-    capitals = sum(c.isupper() for c in word)
-    return len(word) >= 2 and (capitals >= 2 or (capitals >= 1 and any(c.isdigit()
-                                                                       for c in word)))
-
-
-def _abbreviations(name: str) -> list[str]:
-    """Abbreviations a name gives in brackets: "(FPG)" -> "FPG", "(VO2 peak)", "[FHA]"."""
-    out = []
-    for inner in re.findall(r"[(\[]([^()\[\]]{1,20})[)\]]", name):
-        inner = inner.strip()
-        if re.fullmatch(r"[^\W\d_][\w/\-]*(?:\s[\w/\-]+)?", inner) and (
-                sum(c.isupper() for c in inner) >= 2 or (
-                any(c.isupper() for c in inner) and any(c.isdigit() for c in inner))):
-            out.append(inner)
-    return out
-
-
-def acronym(text: str) -> str:
-    """The initials of a phrase's words ("high-flow nasal cannula" -> "hfnc")."""
-    words = re.findall(r"[^\W\d_][\w']*", re.sub(r"\([^)]*\)", " ", text))
-    return "".join(w[0].lower() for w in words if w.lower() not in _ACRONYM_STOP)
 
 
 @dataclass(frozen=True)
@@ -170,13 +133,13 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
                 part = _variant(outcome.key, content_words(text), True)
                 if part is not None and part.strong != (whole.strong if whole else ()):
                     variants.append(part)
-        for alias in _abbreviations(outcome.name):
+        for alias in bracketed(outcome.name):
             if " " in alias:  # "(VO2 peak)": a short name of its own
                 variant = _variant(outcome.key, normalize_phrase(alias), True)
                 if variant is not None:
                     variants.append(variant)
             else:
-                aliases.setdefault(_alias_key(alias), set()).add(outcome.key)
+                aliases.setdefault(alias_key(alias), set()).add(outcome.key)
             # "community ... program (COTiD program) referrals": the abbreviation with the
             # words after it names the outcome too ("COTiD referrals")
             rest = outcome.name.split(alias, 1)[1].lstrip(")] ")
@@ -186,14 +149,14 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
                 if variant is not None and len(variant.strong) > 1:
                     variants.append(variant)
         initials = acronym(outer)
-        if len(initials) >= 3 and len(words) >= 3 and initials not in _RESERVED:
+        if len(initials) >= 3 and len(words) >= 3 and initials not in RESERVED:
             codes.setdefault(initials, set()).add(outcome.key)
         for word in re.findall(r"[^\W\d_][\w\-]*", outer):
-            if _code_like(word):
-                codes.setdefault(_alias_key(word), set()).add(outcome.key)
+            if code_like(word):
+                codes.setdefault(alias_key(word), set()).add(outcome.key)
     # a code-like word of one name only ("ASAS40") names that outcome by itself
     for code, keys in codes.items():
-        if len(keys) == 1 and code not in _RESERVED:
+        if len(keys) == 1 and code not in RESERVED:
             aliases.setdefault(code, set()).update(keys)
     postings: dict[str, list[int]] = {}
     weak: set[str] = set()
@@ -312,9 +275,9 @@ def _alias_candidates(index: OutcomeIndex, text: str, tokens: Sequence[Token], l
     starts = [t.start for t in tokens]
     for match in _WORD.finditer(text, start, end):
         word = match.group(0).rstrip("-/")
-        if not _code_like(word):
+        if not code_like(word):
             continue
-        key = _alias_key(word)
+        key = alias_key(word)
         keys = index.aliases.get(key) or index.aliases.get(re.sub(r"\d+$", "", key)) or (
             index.aliases.get(key[:-1]) if key.endswith("s") else None)
         if not keys:
@@ -371,11 +334,11 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
             if len({tuple(names[o.key]) for o in rivals}) == 1:
                 chosen = rivals  # one name at several timepoints
             elif len(rivals) > 1:
-                chosen = _by_numbers(rivals, facts, written)
+                chosen = by_numbers(rivals, facts, written)
                 if len(chosen) != 1:
                     continue
         if len(chosen) > 1 and len({tuple(names[o.key]) for o in chosen}) == 1:
-            placed = _place_by_timepoint(chosen, text, tokens, lo, hi)
+            placed = place_by_timepoint(chosen, text, tokens, lo, hi)
             if placed:
                 consumed |= set(positions)
                 for outcome, pos in placed:
@@ -383,7 +346,7 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                     out.append(Mention(outcome, (pos,), Span(tok.start, tok.end, tok.text), full))
                 continue
         if len(chosen) > 1:
-            chosen = (_by_timepoint(chosen, written) or _by_numbers(chosen, facts, written)
+            chosen = (by_timepoint(chosen, written) or by_numbers(chosen, facts, written)
                       or chosen)
         consumed |= set(positions)
         start, end = tokens[positions[0]].start, tokens[positions[-1]].end
@@ -406,54 +369,3 @@ def _rivals(index: OutcomeIndex, matched: list[str]) -> list[Outcome]:
         found = {index.variants[n].key for word in words for n in index.postings.get(word, ())}
         keys = found if keys is None else keys & found
     return [index.outcomes[k] for k in sorted(keys or ())]
-
-
-_UNIT_WORDS = {"m": ("month", "mo"), "y": ("year", "yr", "y"), "w": ("week", "wk"),
-               "d": ("day", "d")}
-
-
-def _place_by_timepoint(outcomes: list[Outcome], text: str, tokens: Sequence[Token], lo: int,
-                        hi: int) -> list[tuple[Outcome, int]]:
-    """Each same-named outcome at its own timepoint phrase ("at three months") in the sentence."""
-    if hi <= lo:
-        return []
-    offset = tokens[lo].start
-    written = numbers_in(text[offset:tokens[hi - 1].end])
-    placed: list[tuple[Outcome, int]] = []
-    for outcome in outcomes:
-        values = timepoint_numbers(outcome.timepoint)
-        unit = re.sub(r"[\d.\s]", "", outcome.timepoint or "").lower()[:1]
-        if not values or unit not in _UNIT_WORDS:
-            continue
-        for number in written:
-            after = text[offset + number.span.end: offset + number.span.end + 8].lower()
-            unit_ok = re.match(r"[\s-]*(" + "|".join(_UNIT_WORDS[unit]) + ")", after)
-            if number.value == values[0] and unit_ok:
-                pos = next((i for i in range(lo, hi)
-                            if tokens[i].start >= offset + number.span.start), None)
-                if pos is not None:
-                    placed.append((outcome, pos))
-    return placed
-
-
-def _by_timepoint(outcomes: list[Outcome], written: Sequence[object]) -> list[Outcome]:
-    values = {getattr(n, "value", None) for n in written}
-    return [o for o in outcomes if timepoint_numbers(o.timepoint)
-            and timepoint_numbers(o.timepoint)[0] in values]
-
-
-def _by_numbers(outcomes: list[Outcome], facts: Mapping[str, Fact], written: Sequence[object]
-                ) -> list[Outcome]:
-    """The outcomes whose own estimate is written in the sentence."""
-    chosen = []
-    for outcome in outcomes:
-        fact = facts.get(outcome.key)
-        if fact is None or fact.point is None:
-            continue
-        for number in written:
-            value, decimals = getattr(number, "value", 0.0), getattr(number, "decimals", 0)
-            if decimals >= 1 and (matches(value, decimals, fact.point)
-                                  or matches(abs(value), decimals, abs(fact.point))):
-                chosen.append(outcome)
-                break
-    return chosen
