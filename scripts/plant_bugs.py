@@ -84,7 +84,7 @@ MUTANTS = (
     Mutant("hedge", R + "cues.py",
            "hedged = bool(lexicon.HEDGE_BEFORE.search(before) or lexicon.HEDGE_AFTER.match(after))",
            "hedged = False", "hedges ignored"),
-    Mutant("abbreviation", R + "outcomes.py", "            out.append(inner)\n",
+    Mutant("abbreviation", R + "abbreviations.py", "            out.append(inner)\n",
            "            pass\n", "a name's abbreviation ignored"),
     Mutant("partial_name", R + "outcomes.py",
            "elif 2 * strong >= len(variant.strong) and strong and not variant.part:",
