@@ -299,7 +299,11 @@ class _Reader:
             return Claim(mention.outcome, mention, span, "null", cue_span, False, False,
                          baseline)
         if cue.kind == "valence":
-            side_of_good = _polarity(mention.outcome.name, tokens[cue.start].text.lower())
+            word = tokens[cue.start].text.lower()
+            if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
+                # "more effective", "less beneficial": the adjective's good or bad
+                word = "better" if word in ("more", "greater") else "worse"
+            side_of_good = _polarity(mention.outcome.name, word)
             if side_of_good is not None:
                 # "pain improved": less pain; "better survival": more survival
                 cue = replace(cue, kind=side_of_good)
@@ -350,6 +354,8 @@ class _Reader:
 
 def _polarity(name: str, word: str) -> str | None:
     """The direction a valence word means for an outcome: "higher" or "lower", or None."""
+    if (word in lexicon.FASTER or word in lexicon.SLOWER) and lexicon.TIME_NAME.search(name):
+        return "lower" if word in lexicon.FASTER else "higher"
     good = word in lexicon.GOOD
     if not good and word not in lexicon.BAD:
         return None

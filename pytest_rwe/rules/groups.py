@@ -233,23 +233,37 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
 
 
 def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
-    """(compared-against side, "between" side) of a reference starting at ``first``."""
+    """(compared-against side, "between" side) of a reference starting at ``first``.
+
+    The reference is the compared-against side when "than", "compared with", "versus" ...
+    stands within five words before it, over plain words ("than subjects who received
+    placebo", "than those sedated with ketamine", "than in the A group and the B group"),
+    not over punctuation, numbers or a claim word; "than baseline" compares times, not
+    groups."""
     pos = first - 1
     steps = 0
-    while pos >= 0 and steps < 5:
+    while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
         if word in lexicon.COMPARISON or (word in ("to", "with") and pos > 0 and tokens[
                 pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")):
-            return True, False
+            after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+            return after not in _TIMES, False
         if word == "between":
             return False, True
         if word == "and" and _between_before(tokens, pos):
             return False, True
-        if word not in _REFERENCE_BRIDGE:
+        if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)):
             break
         pos -= 1
         steps += 1
     return False, False
+
+
+_TIMES = frozenset(["baseline", "before", "pre", "pretreatment", "preintervention", "entry",
+                    "admission", "prior"])
+_CLAIM_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | frozenset(
+    ["significantly", "significant", "was", "were", "is", "are", "not", "no", "whereas",
+     "while", "but", "although", "however"])
 
 
 def _between_before(tokens: Sequence[Token], pos: int) -> bool:

@@ -55,14 +55,27 @@ HARMS = re.compile(
     r"blood\s+loss|length\s+of\s+(?:hospital\s+)?stay|hospitali[sz]ations?|readmissions?|"
     r"exacerbations?|discomfort|inflammation|edema|oedema|swelling|redness|erythema|dryness|"
     r"insomnia|craving|dysfunction|handicap|difficult\w*|morbidity|disease\s+activity|"
-    r"dependence|agitation|delirium|hypoglycaemia|hypoglycemia|leakage|incontinence)\b",
+    r"dependence|agitation|delirium|hypoglycaemia|hypoglycemia|leakage|incontinence|"
+    r"arrhythmias?|hypotension|bradycardia|tachycardia|shivering|dizziness|headaches?|"
+    r"sore\s+throat|cough\w*|injur\w*|damage|fractures?|violations?|lesions?|ulcers?|"
+    r"spasms?|emesis|ponv|rescue|requirements?|consumption|sedation|neuropathy|"
+    r"constipation|diarrh\w*|bloating|flatulence|itch\w*|irritation|dryness|wheez\w*|"
+    r"exacerbation\w*|morbidit\w*|disabilit\w*|impairment|dysfunction|toxicity)\b",
     re.IGNORECASE)
 GOODS = re.compile(
     r"\b(?:survival|response|success\w*|satisfaction|quality\s+of\s+life|qol|efficacy|"
     r"strength|healing|remission|recovery|adherence|compliance|knowledge|cure|clearance|"
     r"ease|comfort|performance|accuracy|mastery|self-efficacy|well-?being|mobility|"
-    r"range\s+of\s+motion|independence|usability|relief|function(?:ing)?|abstinence)\b",
+    r"range\s+of\s+motion|independence|usability|relief|function(?:ing)?|abstinence|"
+    r"health|well[-\s]?being|quality|acuity|appetite|abilit\w*|skills?|acceptance|attention|"
+    r"memory|cognition|cognitive|learning|endurance|oxygenation|saturation|healing|"
+    r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence)\b",
     re.IGNORECASE)
+# Speed words say which way a time went: "faster" recovery is a shorter time to recovery.
+FASTER = words("faster quicker sooner earlier accelerated")
+SLOWER = words("slower later delayed")
+TIME_NAME = re.compile(r"\b(?:time|times|duration|latency|onset|interval|delay|days|hours|"
+                       r"minutes)\b", re.IGNORECASE)
 CHANGE_IN_NAME = re.compile(r"\b(?:improvement|change|changes|reduction|increase|decrease|"
                             r"difference|progress|relief|time\s+to)\b", re.IGNORECASE)
 # "greater", "larger" before a change noun only intensify it: "a greater fall in HbA1c".
