@@ -24,7 +24,7 @@ LINES = SET / "validation.jsonl"
 STUDIES = SET / "validation"
 # Regression floors for builtin/rules on the validation twins (the figures measured when the
 # set was built are in docs/jury.md; a change that loses more than a few catches fails here).
-MIN_INCREASE_DECREASE_CAUGHT = 0.47
+MIN_INCREASE_DECREASE_CAUGHT = 0.50
 MIN_SIGNIFICANCE_CAUGHT = 0.55
 MAX_AGREEING_FALSE_ALARMS = 0.07
 

@@ -20,6 +20,8 @@ _NOT_AFTER = words("± sd se sem = p p-value ci hr or rr irr iqr range / at afte
                    "day days month months year years visit wk")
 _SIZE_NOUNS = words("patients participants subjects users people individuals persons "
                     "initiators respondents adults children women men infants cases controls")
+_UNITS = words("% d s h min mins mg kg g mm cm ml l dl mmhg days hours months years points "
+               "mg/dl mmol/l iu/l pg/ml ng/ml sd")
 _RANGE = words("to - \u2013 \u2212")
 _BEFORE_REF = words("% in of for among with the patients participants subjects eyes cases "
                     "women men children infants mm min h hours days months years kg points "
@@ -131,9 +133,10 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int) -> list[_Value]:
 
 
 def _gap_ok(tokens: Sequence[Token], start: int, end: int, allowed: frozenset[str],
-            limit: int) -> bool:
-    """Only ``allowed`` words (and whatever stands in parentheses) between two positions."""
-    depth, count = 0, 0
+            limit: int, others: int = 0) -> bool:
+    """Only ``allowed`` words (and whatever stands in parentheses) between two positions,
+    and at most ``others`` other plain words ("74.7% were responders in the ELAD group")."""
+    depth, count, unknown = 0, 0, 0
     for pos in range(start, end):
         text = tokens[pos].text.lower()
         if text in "([":
@@ -142,7 +145,11 @@ def _gap_ok(tokens: Sequence[Token], start: int, end: int, allowed: frozenset[st
             depth = max(0, depth - 1)
         elif not depth:
             count += 1
-            if text not in allowed or count > limit:
+            if text not in allowed:
+                unknown += 1
+                if unknown > others or not text.isalpha():
+                    return False
+            if count > limit + others:
                 return False
     return True
 
@@ -196,26 +203,37 @@ def _beside(tokens: Sequence[Token], refs: Sequence[GroupRef], values: Sequence[
             ) -> tuple[_Value, _Value] | None:
     """"12.4% in the cefixime group and 3.4% in the gatifloxacin group" (value first), or
     "group A was 0.98 mm and group B was 0.26 mm" (group first)."""
-    for value_first in (True, False):
+    ordered = sorted(refs, key=lambda r: r.position)
+    for plan in ("before", "after", "mixed"):
         pairs = []
-        for ref in refs:
-            end = max(ref.end, ref.position)
-            if value_first:
-                # "12.4% in the X group"; a number right before the name ("216,113
-                # hydrochlorothiazide initiators") is the group's size
-                before = [v for v in values if v.position < ref.position - 1
-                          and _gap_ok(tokens, v.position + 1, ref.position, _BEFORE_REF, 6)]
-                if before:
-                    pairs.append((ref, before[-1]))
-            else:
-                after = [v for v in values if v.position > end
-                         and _gap_ok(tokens, end + 1, v.position, _AFTER_REF, 4)]
-                if after:
-                    pairs.append((ref, after[0]))
+        for i, ref in enumerate(ordered):
+            side = plan if plan != "mixed" else ("after" if i == 0 else "before")
+            value = _value_before(tokens, ref, values) if side == "before" else \
+                _value_after(tokens, ref, values)
+            if value is not None:
+                pairs.append((ref, value))
         result = _by_group(pairs)
         if result is not None and len(pairs) == len(refs):
             return result
     return None
+
+
+def _value_before(tokens: Sequence[Token], ref: GroupRef, values: Sequence[_Value]
+                  ) -> _Value | None:
+    """"12.4% in the X group", "74.7% were responders in the X group"; a number right
+    before the name ("216,113 hydrochlorothiazide initiators") is the group's size."""
+    before = [v for v in values if v.position < ref.position - 1
+              and _gap_ok(tokens, v.position + 1, ref.position, _BEFORE_REF, 6, others=2)]
+    return before[-1] if before else None
+
+
+def _value_after(tokens: Sequence[Token], ref: GroupRef, values: Sequence[_Value]
+                 ) -> _Value | None:
+    """"group A was 0.98 mm", "in the SeG was 20.5%"."""
+    end = max(ref.end, ref.position)
+    after = [v for v in values if v.position > end
+             and _gap_ok(tokens, end + 1, v.position, _AFTER_REF, 4)]
+    return after[0] if after else None
 
 
 def _respectively(tokens: Sequence[Token], refs: Sequence[GroupRef], values: Sequence[_Value],
@@ -255,6 +273,9 @@ def _declared_order(tokens: Sequence[Token], refs: Sequence[GroupRef], values: S
     if len(after) < 2:
         return None
     first, second = after[:2]  # the first pair: "82.31 vs 36.78 ... and 82.75 vs 18.50"
-    if not _gap_ok(tokens, first.position + 1, second.position, _BETWEEN | words("% ( )"), 6):
+    between = [t for t in tokens[first.position + 1:second.position]
+               if not t.is_number and t.text not in "±()[]"]
+    # "4.22 ± 1.01 vs 4.97": an SD, a unit and "vs" may stand between the two values
+    if len(between) > 4 or not all(t.text.lower() in _BETWEEN | _UNITS for t in between):
         return None
     return _by_group([(refs[0], first), (refs[1], second)])

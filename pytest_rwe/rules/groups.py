@@ -137,8 +137,11 @@ class _Vocabulary:
 def _vocabulary(study: Study) -> _Vocabulary:
     i_words, i_abbr = _alias_words(study.picot.get("intervention"))
     c_words, c_abbr = _alias_words(study.picot.get("control"))
-    i_all = [w for w in i_words + i_abbr if w not in _GROUP_GENERIC]
-    c_all = [w for w in c_words + c_abbr if w not in _GROUP_GENERIC]
+    # a description made only of common words ("standard care") is named by them
+    i_all = [w for w in i_words + i_abbr if w not in _GROUP_GENERIC] or [
+        w for w in i_words if w not in NEGATIONS]
+    c_all = [w for w in c_words + c_abbr if w not in _GROUP_GENERIC] or [
+        w for w in c_words if w not in NEGATIONS]
     control_negates = any(w in NEGATIONS for w in c_all)
     i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
     c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)]
