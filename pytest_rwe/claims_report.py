@@ -34,6 +34,7 @@ from typing import Any
 from pytest_rwe.rules import Finding, judge
 from pytest_rwe.rules.claims import Claim, analyze
 from pytest_rwe.rules.quotes import locate_quotes
+from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
 from pytest_rwe.verdict import Verdict
 
@@ -61,24 +62,27 @@ def _claimed_direction(claims: list[Claim]) -> str | None:
     return "null" if any(c.direction == "null" for c in claims) else None
 
 
-def _outcome_row(outcome: Outcome, claims: list[Claim]) -> dict[str, Any]:
-    p = outcome.p
+def _outcome_row(outcome: Outcome, fact: Fact | None, claims: list[Claim]) -> dict[str, Any]:
+    """One outcome's claims against the study, as the rules juror reads the study (its own
+    reading, not the summarizer's)."""
+    has_p = fact is not None and fact.p is not None
     called = _claimed_significance(claims)
     direction = _claimed_direction(claims)
-    study_direction = outcome.direction
+    study_direction = fact.direction if fact is not None else None
     agrees: bool | None = None
     if direction in ("higher", "lower", "mixed") and study_direction in ("higher", "lower"):
         agrees = direction == study_direction
+    significant = fact.significant if fact is not None and has_p else None
     return {
         "outcome": outcome.key,
         "name": outcome.name,
-        "p": None if p is None else p.value,
-        "p_text": None if p is None else p.text,
-        "study_significant": None if p is None else p.significant,
+        "p": fact.p if fact is not None and has_p else None,
+        "p_text": fact.p_text if fact is not None and has_p else None,
+        "study_significant": significant,
         "study_direction": study_direction,
         "claimed_significant": called,
         "claimed_direction": direction,
-        "significance_match": None if p is None else called == p.significant,
+        "significance_match": None if significant is None else called == significant,
         "direction_agrees": agrees,
         "quotes": sorted({c.clause.quote.strip() for c in claims})[:3],
     }
@@ -97,7 +101,9 @@ def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
             claim = replace(claim, direction=None)
         by_outcome.setdefault(key, []).append(claim)
     grounded, total = analysis.coverage()
-    rows = [_outcome_row(o, by_outcome[o.key]) for o in study.outcomes if o.key in by_outcome]
+    facts = analysis.facts
+    rows = [_outcome_row(o, facts.get(o.key), by_outcome[o.key]) for o in study.outcomes
+            if o.key in by_outcome]
     sig = [r["significance_match"] for r in rows if r["significance_match"] is not None]
     dirs = [r["direction_agrees"] for r in rows if r["direction_agrees"] is not None]
     return {
@@ -108,8 +114,8 @@ def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
         "significance_matches": sum(sig),
         "direction_checked": len(dirs),
         "direction_agrees": sum(dirs),
-        "unmentioned_significant": [o.key for o in study.outcomes
-                                    if o.must_report and o.key not in by_outcome],
+        "unmentioned_significant": [o.key for o in study.outcomes if o.key in facts
+                                    and facts[o.key].must_report and o.key not in by_outcome],
         "claims": total,
         "claims_grounded": grounded,
     }
