@@ -257,7 +257,7 @@ def choose_groups(index: int, rows: dict[str, Row]) -> list[tuple[Group, str]]:
 
 def build_study(comparison: Comparison, group: Group, selection: str, rows: Sequence[Row],
                 all_rows: dict[str, Row], skipped: dict[str, str]) -> dict[str, Any]:
-    """One study in the DESIGN.md format, every number taken from the source rows."""
+    """One study in the format of docs/study-format.md, every number taken from the source rows."""
     intervention, control = comparison.target_name, comparison.comparator_name
     i_slug, i_phrase = EXPOSURES[intervention]
     c_slug, c_phrase = EXPOSURES[control]
