@@ -1,8 +1,8 @@
 """Study cases: the on-disk JSON format, its validation, and the typed objects parsed from it.
 
-A study file is what an RWE pipeline emits (specified in docs/study-format.md). It is validated with pydantic
-and parsed once into :class:`Study`; the raw mapping is kept so prompts can render the
-original structure unchanged.
+A study file is what an RWE pipeline emits (specified in docs/study-format.md). It is
+validated with pydantic and parsed once into :class:`Study`; the raw mapping is kept so
+prompts can render the original structure unchanged.
 """
 
 from __future__ import annotations

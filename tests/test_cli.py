@@ -18,7 +18,8 @@ SUITE = Path(__file__).resolve().parent.parent / "cases" / "studies"
 def test_the_public_suite_is_valid(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", str(SUITE)]) == 0
     out = capsys.readouterr().out
-    assert "46 of 46 study files valid" in out and "case_series" in out
+    count = len(list(SUITE.glob("*.json")))
+    assert f"{count} of {count} study files valid" in out and "case_series" in out
 
 
 def test_a_broken_file_is_named_with_its_field_and_fix(
