@@ -31,12 +31,14 @@ from pytest_rwe.drift.diff import drift_message
 from pytest_rwe.drift.extension import DriftSnapshotExtension, snapshot_stem
 from pytest_rwe.drift.profile import VerdictProfile, verdict_profile
 from pytest_rwe.fixtures import Summary
+from pytest_rwe.redact import redact_deep
 from pytest_rwe.report import write_report
-from pytest_rwe.report.report_json import redact_deep
+from pytest_rwe.report.evidence import no_evaluation_cause
 from pytest_rwe.session import RweCase, get_session, relative
 from pytest_rwe.settings import SettingsError
 from pytest_rwe.store_record import slug
 from pytest_rwe.study import Study
+from pytest_rwe.study_check import no_study_problem
 from pytest_rwe.verdict import Criterion, Verdict
 
 
@@ -181,7 +183,8 @@ class BaselineGate:
         missing = missing_responses(report)
         if comparison is None and not missing:
             return
-        report["gating"] = redact_deep(gate_section(comparison, self.max_drop, missing))
+        causes = self._causes(plugin, comparison) if comparison is not None else {}
+        report["gating"] = redact_deep(gate_section(comparison, self.max_drop, missing, causes))
         directory = getattr(getattr(plugin, "settings", None), "directory", None)
         if directory is not None and getattr(plugin, "written", None):
             try:  # again, now with the comparison in report.json and report.md
@@ -192,6 +195,18 @@ class BaselineGate:
                     "check --rwe-report")
         if not report["gating"]["passed"] and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+    def _causes(self, plugin: object, comparison: Mapping[str, Any]) -> dict[str, str]:
+        """Why each gated model without a comparison has no evaluation in this run."""
+        records = list(getattr(plugin, "records", None) or [])
+        no_study = getattr(plugin, "no_study", None)
+        if no_study is None and not records:
+            no_study = no_study_problem(self.config)
+        without = [m for m, cells in comparison["models"].items()
+                   if not any(cells.values())]
+        return {model: no_evaluation_cause(model, records, no_study=no_study)
+                for model in [*comparison.get("models_only_baseline", []), *without]}
 
 
 def read_gate(config: pytest.Config) -> BaselineGate:
