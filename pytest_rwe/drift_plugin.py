@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
+from pytest_rwe import escape
 from pytest_rwe.drift.baseline import (
     compare_reports,
     gate_section,
@@ -31,7 +32,7 @@ from pytest_rwe.drift.diff import drift_message
 from pytest_rwe.drift.extension import DriftSnapshotExtension, snapshot_stem
 from pytest_rwe.drift.profile import VerdictProfile, verdict_profile
 from pytest_rwe.fixtures import Summary
-from pytest_rwe.redact import redact_deep
+from pytest_rwe.redact import display_name, path_name, redact, redact_deep
 from pytest_rwe.report import write_report
 from pytest_rwe.report.evidence import no_evaluation_cause
 from pytest_rwe.session import RweCase, get_session, relative
@@ -87,7 +88,7 @@ class RweSnapshot:
     def assert_match(self, profile: VerdictProfile) -> None:
         """Fail the test with a readable account of what drifted."""
         if not self.matches(profile):
-            pytest.fail(self.explain(), pytrace=False)
+            pytest.fail(escape.terminal(redact(self.explain())), pytrace=False)
 
     def explain(self) -> str:
         """What changed in the last comparison, what the jurors say, and how to accept it."""
@@ -126,7 +127,7 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object,
         return None
     for side in (left, right):
         if isinstance(side, RweSnapshot):
-            return side.explain().splitlines()
+            return escape.terminal(redact(side.explain())).splitlines()
     return None
 
 
@@ -136,7 +137,7 @@ def rwe_verdict_profile(rwe_case: RweCase, rwe_study: Study, rwe_summary: Summar
                         rwe_thresholds: Mapping[Criterion, float]) -> VerdictProfile:
     """This test's verdict profile: juror scores, badge, cited numbers, claimed outcomes."""
     return verdict_profile(rwe_study, rwe_summary.text, rwe_verdict, rwe_thresholds,
-                           model=rwe_case.model, repeat=rwe_case.repeat)
+                           model=display_name(rwe_case.model), repeat=rwe_case.repeat)
 
 
 @pytest.fixture
@@ -147,7 +148,7 @@ def rwe_snapshot(request: pytest.FixtureRequest, snapshot: SnapshotAssertion,
     if DriftSnapshotExtension.live is None:
         # only files of studies that left the suite may count as unused (see the extension)
         DriftSnapshotExtension.live = frozenset(
-            (slug(case.model), snapshot_stem(case.load.id, case.repeat))
+            (slug(path_name(case.model)), snapshot_stem(case.load.id, case.repeat))
             for case in get_session(request.config).cases())
     return RweSnapshot(snapshot.use_extension(DriftSnapshotExtension),
                        request.config.rootpath, Path(str(request.node.path)))

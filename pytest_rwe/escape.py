@@ -35,8 +35,9 @@ _C1_AND_DEL = re.compile(r"[\x7f-\x9f]")
 
 def strip_controls(text: str) -> str:
     """``text`` without terminal control sequences or control characters (tab and newline
-    kept; a carriage return, which can overwrite a line, is removed)."""
-    return _CONTROL.sub("", _SEQUENCE.sub("", str(text)))
+    kept; a carriage return, which would overwrite the line, becomes a newline)."""
+    text = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROL.sub("", _SEQUENCE.sub("", text))
 
 
 def terminal(text: object, *, one_line: bool = False) -> str:

@@ -310,7 +310,7 @@ def aggregate(records: Sequence[Record], settings: ReportSettings, *,
         "repeats": repeat_section(ordered, names, rule=settings.repeat_rule,
                                   interval=lambda xs, key: _ci_dict(
                                       _interval(xs, settings, key), len(xs))),
-        "self_judging": self_judging(ordered, names, [*jury, *jurors]),
+        "self_judging": self_judging(ordered, names, [*dict.fromkeys([*jury, *jurors])]),
         "bootstrap": {"resamples": settings.resamples, "level": settings.level,
                       "seed": settings.seed},
         "jurors": jurors,

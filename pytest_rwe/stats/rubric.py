@@ -257,6 +257,8 @@ def score_models(means: ModelMeans, *, weights: Mapping[str, float] | None = Non
                      f"{'it' if len(undefined) == 1 else 'they'} cannot rank them: normalized "
                      "value undefined (-), left out of the weighted sum (the other weights "
                      "unchanged)")
+        if ranking == [INFERENCE_TIME]:
+            parts.append("the ranking rests on inference_time alone")
     if dropped:
         parts.append(f"{', '.join(dropped)} missing for every model: left out of the sum")
     if len(scored) < len(raw):
