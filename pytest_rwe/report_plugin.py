@@ -8,7 +8,7 @@ once per (model, study, repeat), identically with and without xdist.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -93,9 +93,6 @@ class ReportPlugin:
     # first: under xdist, the workers exit while the report is computed, rather than before
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.no_study is not None:
-            # what a plain run reports as a usage error at collection (see study_check)
-            session.exitstatus = pytest.ExitCode.USAGE_ERROR
         if not self.records and not self._gated():
             return
         rwe = get_session(self.config)
@@ -168,7 +165,23 @@ def _write(reporter: pytest.TerminalReporter, line: Line) -> None:
     reporter.line("")
 
 
+class _NoStudyExit:
+    """Ends an xdist run whose workers found no study with exit status 4, the usage error a
+    plain run raises at collection (see study_check)."""
+
+    def __init__(self, plugin: ReportPlugin) -> None:
+        self.plugin = plugin
+
+    # a wrapper: after every other plugin (syrupy ORs its own status into the exit status)
+    @pytest.hookimpl(wrapper=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:
+        yield
+        if self.plugin.no_study is not None:
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
+
+
 def register(config: pytest.Config) -> None:
     """Register the report plugin (call on the controller or a plain run only)."""
-    config.pluginmanager.register(ReportPlugin(config, read_report_settings(config)),
-                                  "rwe-report")
+    plugin = ReportPlugin(config, read_report_settings(config))
+    config.pluginmanager.register(plugin, "rwe-report")
+    config.pluginmanager.register(_NoStudyExit(plugin), "rwe-no-study-exit")
