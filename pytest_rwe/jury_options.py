@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_rwe.jury_rules import REPEAT_RULES, JuryRules, build_jury_rules
+from pytest_rwe.redact import redact
 from pytest_rwe.settings import SettingsError
 
 RULES_KEY = pytest.StashKey[JuryRules]()
@@ -32,6 +33,15 @@ def add_jury_options(parser: pytest.Parser) -> None:
     parser.addini("rwe_repeat_rule", "all, majority or mean", default="all")
 
 
+def jury_rules_given(config: pytest.Config) -> bool:
+    """Whether this run names models, jurors or jury rules itself (then they are checked
+    in ``pytest_configure``, before xdist starts workers)."""
+    return bool(config.getoption("--rwe-model") or config.getoption("--rwe-jury")
+                or config.getoption("--rwe-quorum") or config.getoption("--rwe-exclude-self")
+                or config.getoption("--rwe-repeat-rule") or config.getini("rwe_quorum")
+                or str(config.getini("rwe_repeat_rule") or "all") != "all")
+
+
 def jury_rules(config: pytest.Config) -> JuryRules:
     """The session's :class:`JuryRules`; a bad value is a usage error that names the fix."""
     rules = config.stash.get(RULES_KEY, None)
@@ -49,6 +59,6 @@ def jury_rules(config: pytest.Config) -> JuryRules:
                          or str(config.getini("rwe_repeat_rule") or "all")),
             models=settings.models, jury=settings.jury)
     except SettingsError as exc:
-        raise pytest.UsageError(str(exc)) from None
+        raise pytest.UsageError(redact(str(exc))) from None
     config.stash[RULES_KEY] = rules
     return rules

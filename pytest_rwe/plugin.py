@@ -27,7 +27,7 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
     rwe_thresholds,
     rwe_verdict,
 )
-from pytest_rwe.jury_options import add_jury_options, jury_rules
+from pytest_rwe.jury_options import add_jury_options, jury_rules, jury_rules_given
 from pytest_rwe.leader import RunLeader
 from pytest_rwe.progress import Progress
 from pytest_rwe.records import record_key
@@ -96,8 +96,8 @@ def pytest_configure(config: pytest.Config) -> None:
             # asked for on the command line: a folder without a study is a usage error now,
             # before xdist starts workers (a mistyped path must not pass on no evidence)
             check_studies(config)
-        if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
-            jury_rules(config)  # a bad quorum or rule stops the run before it starts
+        if jury_rules_given(config):
+            jury_rules(config)  # a bad quorum or rule stops the run before workers start
     calls_here = hasattr(config, "workerinput") or not _distributing(config)  # not a controller
     if (calls_here and not config.option.collectonly
             and (config.getoption("--rwe-model") or config.getoption("--rwe-jury"))):
@@ -166,6 +166,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             rwe.usage_problem = rwe.find_usage_problem()  # each rwe test fails with it
         else:
             rwe.check_usable()
+            jury_rules(session.config)  # a usage error here, not in every test's fixture
         rwe.selected = list(selected.values())
 
 

@@ -37,7 +37,7 @@ def add_options(parser: pytest.Parser) -> None:
     """Register the report options that live beside the rubric's (``--rwe-bt-time-weight``)."""
     group = parser.getgroup("rwe")
     group.addoption("--rwe-bt-time-weight", metavar="W",
-                    help="Bradley-Terry: weight of being faster (by more than 10% of the slower "
+                    help="Bradley-Terry: weight of being faster (by more than 10%% of the slower "
                          "time) in a per-study comparison; default 0: quality criteria only "
                          "(ini rwe_bt_time_weight)")
     parser.addini("rwe_bt_time_weight", "Bradley-Terry time weight (default 0: quality only)",

@@ -203,6 +203,9 @@ def test_a_criterion_needs_a_quorum_of_answering_jurors(pytester: pytest.Pyteste
                              "builtin/rules,mumbler/half", "--rwe-quorum", "3")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     bad.stderr.fnmatch_lines(["*rwe_quorum: 3 must be between 1 and the 2 configured juror(s)*"])
+    ini = pytester.runpytest(*xdist_args(workers), "-o", "rwe_quorum=9")
+    assert ini.ret == pytest.ExitCode.USAGE_ERROR
+    ini.stderr.fnmatch_lines(["*rwe_quorum: 9 must be between 1 and the 3 configured juror(s)*"])
 
 
 # -- rubric edge cases and Bradley-Terry --------------------------------------------------------
@@ -259,3 +262,13 @@ def test_a_lead_within_bootstrap_noise_is_not_a_resolved_ranking(
                                  "within bootstrap noise*"])
     assert "ranking not resolved" in (pytester.path / "rep" / "report.md").read_text(
         "utf-8").lower()
+
+
+def test_help_lists_the_gate_options_and_ini_keys(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--help")
+    assert result.ret == pytest.ExitCode.OK
+    text = result.stdout.str()
+    for name in ("--rwe-quorum=N", "--rwe-exclude-self", "--rwe-repeat-rule=RULE",
+                 "--rwe-bt-time-weight=W", "rwe_quorum", "rwe_exclude_self", "rwe_repeat_rule",
+                 "rwe_bt_time_weight"):
+        assert name in text, name
