@@ -180,6 +180,7 @@ def test_drift(rwe_verdict_profile, rwe_snapshot):
 HOSTILE = "\x1b[2J\x1b[31mRED\x1b[0m \x1b]0;pwned-title\x07 \x1b]52;c;ZXZpbA==\x07 \x9b1m \x07"
 HOSTILE_PROVIDERS = f"""
 import json
+import os
 from pytest_rwe.providers.base import GenerationResult, Provider
 from pytest_rwe.providers.registry import register_provider
 
@@ -194,7 +195,8 @@ class Evil(Provider):
         from pytest_rwe.summarizer import summarize
         task = request.task
         if self.model == "writer":
-            return GenerationResult(summarize(task.study) + " " + HOSTILE, 0.1)
+            extra = os.environ.get("EVIL_EXTRA", "")
+            return GenerationResult(summarize(task.study) + " " + HOSTILE + extra, 0.1)
         return GenerationResult(json.dumps({{task.criterion: {{
             "score": 0, "explanation": "wrong " + HOSTILE}}}}), 0.0)
 
@@ -226,12 +228,12 @@ def test_credentials_in_a_model_url_appear_nowhere(
     assert f"openai/gpt-x@http://***@127.0.0.1:{server.url.rsplit(':', 1)[1]}/v1::" in (
         result.stdout.str())
     outputs = {"terminal": result.stdout.str() + result.stderr.str()}
-    for path in [*pytester.path.rglob("*"), *(pytester.path / "store").rglob("*")]:
-        if path.is_file() and "PASSWORD" in path.name:
-            outputs[f"file name {path}"] = path.name
-        if path.is_file() and path.suffix in (".json", ".xml", ".md", ".html"):
-            outputs[str(path.relative_to(pytester.path))] = path.read_text("utf-8")
-    assert any(name.startswith("store") for name in outputs)  # the store was written
+    for path in pytester.path.rglob("*"):  # every file: store, locks, golden, reports, junit
+        where = str(path.relative_to(pytester.path))
+        outputs[f"path {where}"] = where
+        if path.is_file():
+            outputs[where] = path.read_bytes().decode("utf-8", errors="replace")
+    assert any(name.startswith("store/") for name in outputs)  # the store was written
     assert "junit.xml" in outputs and "rep/report.html" in outputs
     leaked = [where for where, text in outputs.items() if "PASSWORD" in text]
     assert leaked == []
@@ -244,14 +246,20 @@ def test_credentials_in_a_model_url_appear_nowhere(
 
 
 @pytest.mark.parametrize("workers", WORKERS)
-def test_hostile_text_reaches_no_output_raw(pytester: pytest.Pytester, workers: int) -> None:
+def test_hostile_text_reaches_no_output_raw(pytester: pytest.Pytester, workers: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     make_suite(pytester, models="evil/writer", jury="builtin/rules,evil/judge",
                extra_ini="rwe_thresholds = direction_of_effect=0.75\n")
     pytester.makeconftest(HOSTILE_PROVIDERS)
+    pytester.makepyfile(test_drift=DRIFT_TEST)
+    assert pytester.runpytest("test_drift.py", "--snapshot-update").ret == pytest.ExitCode.OK
+    # the writer now cites a new number: every drift test fails, quoting the hostile summary
+    monkeypatch.setenv("EVIL_EXTRA", "In total 12345 patients.")
     result = pytester.runpytest(*xdist_args(workers), "--rwe-report", "rep",
                                 "--junitxml", "junit.xml", "--color=no")
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # evil/judge scores 0: 0.5 < 0.75
     result.stdout.fnmatch_lines(["*evil/judge: score 0: wrong RED*"])  # the words stay
+    result.stdout.fnmatch_lines(["*number 12345 is newly cited*"])
     outputs = {"terminal": result.stdout.str() + result.stderr.str()}
     for name in ("junit.xml", "rep/report.md", "rep/report.html", "rep/report.json"):
         outputs[name] = (pytester.path / name).read_text("utf-8")
