@@ -39,6 +39,7 @@ def jury_rules_given(config: pytest.Config) -> bool:
     return bool(config.getoption("--rwe-model") or config.getoption("--rwe-jury")
                 or config.getoption("--rwe-quorum") or config.getoption("--rwe-exclude-self")
                 or config.getoption("--rwe-repeat-rule") or config.getini("rwe_quorum")
+                or config.getini("rwe_exclude_self")
                 or str(config.getini("rwe_repeat_rule") or "all") != "all")
 
 

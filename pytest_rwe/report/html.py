@@ -94,6 +94,9 @@ def _means_table(report: Mapping[str, Any], index: Mapping[str, int]) -> str:
     for name, m in report["models"].items():
         tokens = m["tokens"]
         failed = f' <span class="error">({m["errors"]} failed)</span>' if m["errors"] else ""
+        no_quorum = sum(c.get("no_quorum", 0) for c in m["criteria"].values())
+        if no_quorum:
+            failed += f' <span class="error">({no_quorum} verdicts without quorum)</span>'
         rows.append(
             "<tr>" + _model_cell(name, index)
             + "".join(f'<td class="num">{e(fmt_ci(m["criteria"][c]))}</td>' for c in CRITERIA)
