@@ -95,6 +95,12 @@ def test_an_empty_cases_folder_on_the_command_line_is_a_usage_error(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*pytest-rwe: no study found in {empty} (--rwe-cases*point "
                                  "--rwe-cases at a folder of study JSON files*"])
+    assert pytester.runpytest("--rwe-report", "base").ret == pytest.ExitCode.OK
+    baseline = pytester.runpytest(*xdist_args(workers), "--rwe-cases", "empty",
+                                  "--rwe-baseline", "base/report.json",
+                                  "--rwe-max-drop", "direction_of_effect=0.05")
+    assert baseline.ret == pytest.ExitCode.USAGE_ERROR
+    baseline.stderr.fnmatch_lines(["*pytest-rwe: no study found in*"])
     typo = pytester.runpytest(*xdist_args(workers), "--rwe-cases", "cases/studeis")
     assert typo.ret == pytest.ExitCode.USAGE_ERROR
     typo.stderr.fnmatch_lines(["*no study found*cases/studeis is not a folder*"])

@@ -21,6 +21,7 @@ from pytest_rwe.stats.pairwise import (
     pair_scores,
     quality_score,
 )
+from pytest_rwe.stats.resolution import Resolution, ranking_resolution
 from pytest_rwe.stats.rubric import (
     DEFAULT_WEIGHTS,
     RUBRIC_KEYS,
@@ -47,6 +48,7 @@ __all__ = [
     "ModelScore",
     "PerStudy",
     "Rating",
+    "Resolution",
     "RubricResult",
     "Segment",
     "WeightSensitivity",
@@ -65,6 +67,7 @@ __all__ = [
     "paired_diff_ci",
     "percentile",
     "quality_score",
+    "ranking_resolution",
     "resolve_weights",
     "score_models",
     "weight_sensitivity",
