@@ -9,9 +9,10 @@ the summary does not contain is listed as such.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
+
+from pytest_rwe import escape
 
 FINDINGS_CSS = """
 mark.finding { background: #ffe08a; border-bottom: 2px solid #d18b00; padding: 0 1px; }
@@ -25,8 +26,7 @@ td.misquote { color: #b00020; }
 """
 
 
-def e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+e = escape.html  # escaped, quotes too, control sequences removed (as in html.py)
 
 
 def _marks(criteria: Mapping[str, Any], length: int) -> list[dict[str, Any]]:

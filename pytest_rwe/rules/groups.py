@@ -262,6 +262,7 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     return False, False
 
 
+_CUE_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE
 _TIMES = frozenset(["baseline", "before", "pre", "pretreatment", "preintervention", "entry",
                     "admission", "prior"])
 _CLAIM_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | frozenset(
@@ -313,6 +314,8 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: _Vocabulary) -> str | No
     generic-*, unknown or None."""
     token = tokens[pos]
     norm, word = token.norm, token.text.lower()
+    if word in lexicon.COMPARISON or word in _CUE_WORDS:
+        return None  # "compared" is not "comparator", "lowering" not a group's word here
     prev = tokens[pos - 1].text.lower() if pos else ""
     nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
     # "group N", "N group", "arm B"

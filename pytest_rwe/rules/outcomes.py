@@ -228,9 +228,9 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
     for number in sorted(numbers):
         variant = index.variants[number]
         words = set(variant.strong)
-        positions = [pos for pos, found in at.items() if found & words]
         everything = set(variant.strong + variant.weak)
         positions = [pos for pos, found in at.items() if found & everything]
+        outcome = index.outcomes[variant.key]
         i = 0
         while i < len(positions):
             if not at[positions[i]] & words and not any(
@@ -238,15 +238,32 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
                 i += 1
                 continue
             matched, strong, last = _window(variant, at, positions, i, hi)
-            outcome = index.outcomes[variant.key]
             if strong == len(variant.strong):
+                matched, last = _tightest(variant, at, positions, i, hi, matched, last)
                 # a part of a name counts a little less than the whole name
                 out.append((len(matched) + (0.25 if variant.part else 0.5), [outcome], matched))
-            elif 2 * strong >= len(variant.strong) and strong and not variant.part:
+            elif 2 * strong >= len(variant.strong) and strong and not variant.part and \
+                    matched[-1] - matched[0] <= len(matched):
+                # a part of a name must stand together: "no ... intrahepatic
+                # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no diabetes"
                 out.append((float(len(matched)), [outcome], matched))
             while i < len(positions) and positions[i] <= last:
                 i += 1
     return out
+
+
+def _tightest(variant: Variant, at: dict[int, frozenset[str]], positions: list[int], start: int,
+              hi: int, matched: list[int], last: int) -> tuple[list[int], int]:
+    """The shortest full match starting inside this one: "significantly lower risk of
+    clinically significant bleeding" names the outcome with its last three words."""
+    best, best_last = matched, last
+    j = start + 1
+    while j < len(positions) and positions[j] <= last:
+        other, strong, other_last = _window(variant, at, positions, j, hi)
+        if strong == len(variant.strong) and other[-1] - other[0] < best[-1] - best[0]:
+            best, best_last = other, other_last
+        j += 1
+    return best, max(best_last, last)
 
 
 def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], text: str,

@@ -72,6 +72,7 @@ _SYNONYMS: dict[str, str] = {
     "admit": "hospital", "hospitaliz": "hospital", "hospitalis": "hospital", "inpati": "hospital",
     "infarct": "infarction", "tumor": "cancer", "tumour": "cancer", "malign": "cancer",
     "neoplasm": "cancer", "over": "above", "exceed": "above", "under": "below",
+    "above": "above", "below": "below",
     "aged": "age", "old": "age", "women": "female", "woman": "female", "men": "male",
     "man": "male", "ischaem": "ischem", "haemorrhag": "hemorrhag", "oedema": "edema",
     "anaemia": "anemia", "glycated": "hba1c", "hemoglobin": "hba1c", "a1c": "hba1c",

@@ -19,8 +19,13 @@ LEVEL = 0.05
 RATIOS = frozenset({"hr", "or", "rr", "irr"})
 Direction = Literal["higher", "lower", "none"]
 
-_KEY = re.compile(r"^outcome(?:_[A-Za-z0-9]+)?\.(?P<name>.+)!(?P<stat>[^!]+)$")
-_NUM = re.compile(r"[-+\u2212]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# "outcome_3yrs.x_bin!HR", "outcome.x_bin!HR", and undotted "outcome_x_bin!HR": the stem is
+# everything before the last "!", as the study loader keys its outcomes
+_KEY = re.compile(r"^outcome[^!]*!(?P<stat>[^!]+)$")
+_N = r"[-+\u2212]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+# "0.87 (0.67, 1.13)", "0.87 [0.67-1.13]", "-2.1 (-3.5; -0.7)", "0.87 (0.67 to 1.13)"
+_ESTIMATE = re.compile(rf"^\s*(?P<est>{_N})\s*(?:[(\[]\s*(?P<lo>{_N})\s*(?:,|;|\bto\b|-|\u2013|"
+                       rf"\u2014)\s*(?P<hi>{_N})\s*[)\]])?\s*$")
 _P = re.compile(r"^\s*(?:p\s*)?(?P<op><=|>=|<|>|=|≤|≥)?\s*(?P<num>[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
                 r"(?:[eE][-+]?\d+)?)\s*$", re.IGNORECASE)
 
@@ -34,7 +39,7 @@ class Fact:
     """One outcome's result as the juror reads it: estimate, interval, p-value."""
 
     key: str  # the results key stem, "outcome_3yrs.x_bin"
-    measure: str | None  # "HR", "OR", "RR", "MD" (an effect), or None
+    measure: str | None  # "HR", "OR", "RR", "IRR", "MD", "RD" (an effect), or None
     point: float | None
     low: float | None
     high: float | None
@@ -87,7 +92,7 @@ class Fact:
         return text
 
 
-_EFFECT_ORDER = ("hr", "or", "rr", "irr", "md")
+_EFFECT_ORDER = ("hr", "or", "rr", "irr", "md", "rd")
 
 
 def _read_p(raw: object) -> tuple[float | None, str, str]:
@@ -117,11 +122,12 @@ def read_facts(study: Study) -> dict[str, Fact]:
         text = ""
         if measure is not None:
             text = str(stats[measure]).strip()
-            numbers = [_number(n) for n in _NUM.findall(text)]
-            if numbers:
-                point = numbers[0]
-            if len(numbers) == 3:
-                low, high = min(numbers[1:]), max(numbers[1:])
+            match = _ESTIMATE.match(text)
+            if match is not None:
+                point = _number(match.group("est"))
+                if match.group("lo") is not None:
+                    ends = (_number(match.group("lo")), _number(match.group("hi")))
+                    low, high = min(ends), max(ends)
         p, operator, p_text = (_read_p(stats["pvalue"]) if "pvalue" in stats
                                else (None, "", ""))
         facts[stem] = Fact(stem, measure.upper() if measure else None, point, low, high, p,
