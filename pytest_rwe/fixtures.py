@@ -11,7 +11,7 @@ from typing import NoReturn
 import pytest
 
 from pytest_rwe import escape
-from pytest_rwe.claims_report import claim_diagnostics
+from pytest_rwe.claims_report import claim_diagnostics, juror_findings
 from pytest_rwe.engine import Engine, Evaluation
 from pytest_rwe.families import same_family_jurors
 from pytest_rwe.jury_options import jury_rules
@@ -143,10 +143,13 @@ def rwe_evaluation(
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
-        claims = (claim_diagnostics(rwe_study, evaluation.summary.text)
-                  if evaluation.summary is not None else None)
+        claims = findings = None
+        if evaluation.summary is not None:
+            claims = claim_diagnostics(rwe_study, evaluation.summary.text)
+            if evaluation.verdict is not None:
+                findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
         jury = session.settings.jury
-        record = evaluation_record(evaluation, session.settings.thresholds, claims)
+        record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
         excluded = jury_rules(request.config).excluded(rwe_case.model, jury)
         record["excluded_jurors"] = list(excluded)
         record["self_jurors"] = [j for j in same_family_jurors(rwe_case.model, jury)

@@ -166,3 +166,11 @@ def test_picot_as_a_list_says_the_shape_without_internal_names(
     message = str(info.value)
     assert '$.picot: expected an object, got list; write an object {"population"' in message
     assert "_Picot" not in message and "instance" not in message
+
+def test_a_measure_given_twice_is_an_error(cohort_raw: dict[str, object]) -> None:
+    raw = copy.deepcopy(cohort_raw)
+    outcomes = raw["results"]["outcomes"]  # type: ignore[index]
+    key = next(k for k in outcomes if k.endswith("!OR"))
+    outcomes[key[:-2] + "or"] = "0.5 (0.3, 0.9)"  # the same measure in other letters
+    with pytest.raises(StudyFileError, match=r"given twice; keep one"):
+        parse_study(raw)

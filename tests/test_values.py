@@ -53,6 +53,7 @@ def test_bad_estimates_say_the_expected_form(raw: object) -> None:
     [
         ("0.058", 0.058, "=", False, False),
         ("<0.001", 0.001, "<", True, True),
+        ("<0.05", 0.05, "<", True, True),  # a bound at the level: below it, so significant
         ("< 0.0001", 0.0001, "<", True, True),
         ("1", 1.0, "=", False, False),
         ("0.05", 0.05, "=", False, True),  # p = 0.05: not significant, but must be mentioned
@@ -97,7 +98,7 @@ def test_sizes() -> None:
     assert parse_size("36,918") == 36918
     assert parse_size(None) is None
     assert parse_size(12.0) == 12
-    for bad in ("12a", "1.5", -3, True, "1,23", "12,3456"):
+    for bad in ("12a", "1.5", -3, True, "1,23", "12,3456", ",123"):
         with pytest.raises(ValueError, match=r"size|negative|subjects"):
             parse_size(bad)
 
@@ -112,6 +113,8 @@ def test_counts_and_percents() -> None:
         parse_count("4 of 13")
     assert parse_percent("30.8%").value == 30.8
     assert parse_percent("30.8 (20.1, 41.5)").ci_high == 41.5
+    with_signs = parse_percent("30.8% (20.1%, 41.5%)")
+    assert (with_signs.value, with_signs.ci_low, with_signs.ci_high) == (30.8, 20.1, 41.5)
 
 
 def test_baseline_either_order() -> None:

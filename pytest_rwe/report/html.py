@@ -17,6 +17,7 @@ from typing import Any
 from pytest_rwe import escape
 from pytest_rwe.report.html_assets import CSS, ERROR_HOOK, SCRIPT
 from pytest_rwe.report.html_charts import Bar, bar_chart, colour, point_chart
+from pytest_rwe.report.html_findings import FINDINGS_CSS, summary_with_findings
 from pytest_rwe.report.terminal import (
     SHORT,
     bt_basis,
@@ -277,7 +278,7 @@ def _result(result: Mapping[str, Any], anchor: str) -> str:
         parts.append(f'<div class="meta">{fmt(summary["latency_s"], "{:.3f}")} s &middot; '
                      f"tokens in/out {tokens}"
                      + (" &middot; replayed" if summary.get("replayed") else "") + "</div>"
-                     f'<div class="summary-text">{e(summary["text"])}</div>')
+                     + summary_with_findings(summary["text"] or "", result["criteria"]))
     if result.get("error"):
         parts.append(f'<div class="error">error: {e(result["error"])}</div>')
     rows = []
@@ -339,7 +340,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>pytest-rwe report</title><script>{ERROR_HOOK}</script>"
-        f"<style>{CSS}</style></head><body>"
+        f"<style>{CSS}{FINDINGS_CSS}</style></head><body>"
         '<div id="rwe-errors"></div>'
         f"{body}<script>{SCRIPT}</script></body></html>\n"
     )

@@ -45,6 +45,19 @@ def utc_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
+def _juror_entry(juror: Mapping[str, Any]) -> dict[str, Any]:
+    """A juror's answer; the rules juror's ``findings`` and the ``quotes`` (and
+    ``misquotes``) of an LLM juror's explanation when the record has them."""
+    entry = {"juror": juror["juror"], "score": juror["score"],
+             "explanation": juror.get("explanation", "")}
+    if "status" in juror:
+        entry["status"] = juror["status"]
+    for key in ("findings", "quotes", "misquotes"):
+        if key in juror:
+            entry[key] = juror[key]
+    return entry
+
+
 def result_entry(record: Record) -> dict[str, Any]:
     """One (study, model, repeat): summary, latency, tokens, badge, every juror's answer."""
     verdict = record.get("verdict") or {}
@@ -62,10 +75,7 @@ def result_entry(record: Record) -> dict[str, Any]:
             "abstentions": cell.get("abstentions", 0),
             "errors": cell.get("errors", 0),
             "quorum": cell.get("quorum"), "quorum_met": quorum_met(cell),
-            "jurors": [{"juror": j["juror"], "score": j["score"],
-                        "explanation": j.get("explanation", ""),
-                        **({"status": j["status"]} if "status" in j else {})}
-                       for j in cell["jurors"]],
+            "jurors": [_juror_entry(j) for j in cell["jurors"]],
         }
     summary = record.get("summary")
     return {
