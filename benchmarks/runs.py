@@ -23,6 +23,9 @@ from pytest_rwe.testing.fake_server import FakeServer
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases" / "studies"
+PROMPTS = ROOT / "cases" / "prompts"
+#: the workload issue 11 states its targets on: the 46 studies the suite had then
+SWEEP_STUDIES = ROOT / "benchmarks" / "sweep_studies.txt"
 MODELS = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-20250514", "google/gemini-2.5-flash")
 JURY = ("openai/o4-mini", "anthropic/claude-sonnet-4-20250514", "google/gemini-2.5-pro")
 FAKE_KEYS = {"OPENAI_API_KEY": "sk-bench-0123456789abcdef",
@@ -95,6 +98,7 @@ def summaries_by_model(cases: Path) -> Callable[[str, str, str], str | None]:
 def pytest_args(store: Path, *, workers: int = 0, jury: tuple[str, ...] = JURY,
                 cases: Path = CASES, extra: tuple[str, ...] = ()) -> list[str]:
     args = ["-q", "-p", "no:cacheprovider", str(TEST_FILE), "--rwe-cases", str(cases),
+            "--rwe-prompts", str(PROMPTS),
             "--rwe-jury", ",".join(jury), "--rwe-store", str(store), *extra]
     args += [arg for model in MODELS for arg in ("--rwe-model", model)]
     return args + (["-n", str(workers)] if workers else [])
@@ -180,3 +184,18 @@ def floor_run(cases: Path, latency: float, cap: int, semaphore: int) -> dict[str
 def spread(values: list[float]) -> dict[str, float]:
     return {"median": round(statistics.median(values), 3), "min": round(min(values), 3),
             "max": round(max(values), 3)}
+
+
+def sweep_cases(folder: Path) -> Path:
+    """A folder holding the sweep's 46 studies (``benchmarks/sweep_studies.txt``), copied
+    from ``cases/studies``: the suite grows, the benchmark's workload stays the one its
+    targets were stated on."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in SWEEP_STUDIES.read_text(encoding="utf-8").split():
+        (folder / f"{name}.json").write_bytes((CASES / f"{name}.json").read_bytes())
+    return folder
+
+
+def expected_calls(cases: Path) -> int:
+    """One summary and nine judge calls per (model, study): 30 calls per study."""
+    return 30 * len(list(cases.glob("*.json")))

@@ -67,12 +67,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from benchmarks import runs as running
 from benchmarks.runs import (
-    CASES,
     FAKE_KEYS,
     JURY,
     MODELS,
     ROOT,
     counted,
+    expected_calls,
     floor_run,
     load,
     outcome_line,
@@ -82,6 +82,7 @@ from benchmarks.runs import (
     server_counts,
     spread,
     summaries_by_model,
+    sweep_cases,
 )
 from pytest_rwe.store_lock import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
@@ -108,7 +109,7 @@ def against_floor(name: str, latency: float, cap: int, runs: int, cases: Path,
     ratios = [r["wall_minus_startup_s"] / f["wall_s"] for r, f in zip(rwe, floor, strict=True)]
     cpu_gap = [r["cpu_ms_per_call"] - f["cpu_ms_per_call"]
                for r, f in zip(rwe, floor, strict=True)]
-    clean = all(r["calls"] == 1380 and r["duplicates"] == 0 and r["failed"] == 0
+    clean = all(r["calls"] == expected_calls(cases) and r["duplicates"] == 0 and r["failed"] == 0
                 and r["errors"] == 0 and r.get("abstentions") == 0
                 and r.get("juror_errors") == 0 for r in rwe)
     summary = {
@@ -161,7 +162,8 @@ def two_runs(runs: int, cases: Path) -> dict[str, Any]:
             wall = time.perf_counter() - start
             counts = server_counts(server)
         result = {"load_before": before, "wall_s": round(wall, 2), **counts,
-                  "extra_calls_pct": round(100 * (counts["calls"] - 1380) / 1380, 2),
+                  "extra_calls_pct": round(100 * (counts["calls"] - expected_calls(cases))
+                                           / expected_calls(cases), 2),
                   "outcomes": [outcome_line(o) for o in outputs],
                   "both_green": all(p.returncode == 0 for p in procs)}
         print(json.dumps({"two-runs": result}), flush=True)
@@ -381,7 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario", action="append", choices=SCENARIOS,
                         help="repeatable; default: every scenario")
     parser.add_argument("--runs", type=int, default=3, help="runs per measured configuration")
-    parser.add_argument("--cases", type=Path, default=CASES)
+    parser.add_argument("--cases", type=Path, default=None,
+                        help="study folder (default: the 46 studies of benchmarks/"
+                             "sweep_studies.txt, copied from cases/studies)")
     parser.add_argument("--synthetic", type=int, default=1000, help="studies (synthetic)")
     parser.add_argument("--json", type=Path, help="write every result to this file")
     parser.add_argument("--tmp", type=Path, default=ROOT / ".rwe-bench",
@@ -389,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     running.TMP = args.tmp
     running.TMP.mkdir(parents=True, exist_ok=True)
+    if args.cases is None:
+        args.cases = sweep_cases(running.TMP / "sweep-studies")
     wanted = args.scenario or list(SCENARIOS)
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_at_start": load()}}
     for name in wanted:

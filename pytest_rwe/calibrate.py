@@ -32,8 +32,10 @@ __all__ = [
     "CriterionMetrics",
     "LabeledSetError",
     "LabeledSummary",
+    "by_origin",
     "calibrate",
     "disagreements",
+    "format_by_origin",
     "format_table",
     "judge_labeled",
     "load_labeled",
@@ -314,6 +316,51 @@ def format_table(result: Calibration) -> str:
                  "sensitivity = errors caught, specificity = correct summaries passed")
     lines.append("agreement among jurors (Fleiss' kappa): "
                  + (agreement if len(result.jurors) > 1 else "n/a (one juror)"))
+    return "\n".join(lines)
+
+
+def by_origin(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
+              thresholds: Mapping[Criterion, float]) -> dict[str, dict[str, dict[str, int]]]:
+    """The jury's verdicts counted per ``origin`` and criterion: ``n``, ``caught`` and
+    ``missed`` (label 0), ``passed`` and ``false_alarms`` (label 1), ``abstained``.
+
+    A labeled set built of several kinds of lines (mutation kinds, agreeing and
+    contradicting twins) says here which kind a jury gets wrong.
+    """
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for item, verdict in zip(items, verdicts, strict=True):
+        for criterion, label in item.labels.items():
+            cell = out.setdefault(item.origin or "(none)", {}).setdefault(criterion, {
+                "n": 0, "caught": 0, "missed": 0, "passed": 0, "false_alarms": 0,
+                "abstained": 0})
+            cell["n"] += 1
+            score = _jury_score(verdict, criterion, thresholds.get(criterion, 0.5))
+            if score is None:
+                cell["abstained"] += 1
+            elif label == 0:
+                cell["caught" if score == 0 else "missed"] += 1
+            else:
+                cell["passed" if score == 1 else "false_alarms"] += 1
+    return {origin: out[origin] for origin in sorted(out)}
+
+
+def format_by_origin(counts: Mapping[str, Mapping[str, Mapping[str, int]]]) -> str:
+    """A plain-text table of :func:`by_origin`."""
+    header = ["origin", "criterion", "n", "caught", "missed", "passed", "false alarms",
+              "abstained"]
+    rows = [header]
+    for origin, per in counts.items():
+        title = origin
+        for criterion, cell in per.items():
+            rows.append([title, criterion, str(cell["n"]), str(cell["caught"]),
+                         str(cell["missed"]), str(cell["passed"]), str(cell["false_alarms"]),
+                         str(cell["abstained"])])
+            title = ""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                       for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+             for row in rows]
+    lines.insert(1, "-" * len(lines[0]))
     return "\n".join(lines)
 
 

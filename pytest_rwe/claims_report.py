@@ -11,20 +11,34 @@ whether they match the study. Aggregated per model:
   no difference or non-significant, or none gives a direction (a bare number);
 - direction-agreement rate: over mentioned outcomes for which the summary states a direction
   (higher/lower, read from the intervention group's side) and the study has one, the share
-  where they agree.
+  where they agree;
+- coverage: the share of the summary's claims (direction words, no-difference phrases,
+  significance) the juror could tie to an outcome and, for a direction, to a group; the
+  others are not judged.
+
+Findings as data (:func:`juror_findings`): per criterion and juror, the rules juror's findings
+with their summary spans, study fields and values, and every passage an LLM juror quotes,
+located in the summary.
 
 Everything returned is JSON primitives, so it can ride on a per-test record.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
+from pytest_rwe.rules import Finding, judge
 from pytest_rwe.rules.claims import Claim, analyze
+from pytest_rwe.rules.quotes import locate_quotes
+from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
+from pytest_rwe.verdict import Verdict
 
-__all__ = ["aggregate_claims", "claim_diagnostics"]
+__all__ = ["aggregate_claims", "claim_diagnostics", "juror_findings", "study_value"]
 
 
 def _claimed_significance(claims: list[Claim]) -> bool:
@@ -48,24 +62,27 @@ def _claimed_direction(claims: list[Claim]) -> str | None:
     return "null" if any(c.direction == "null" for c in claims) else None
 
 
-def _outcome_row(outcome: Outcome, claims: list[Claim]) -> dict[str, Any]:
-    p = outcome.p
+def _outcome_row(outcome: Outcome, fact: Fact | None, claims: list[Claim]) -> dict[str, Any]:
+    """One outcome's claims against the study, as the rules juror reads the study (its own
+    reading, not the summarizer's)."""
+    has_p = fact is not None and fact.p is not None
     called = _claimed_significance(claims)
     direction = _claimed_direction(claims)
-    study_direction = outcome.direction
+    study_direction = fact.direction if fact is not None else None
     agrees: bool | None = None
     if direction in ("higher", "lower", "mixed") and study_direction in ("higher", "lower"):
         agrees = direction == study_direction
+    significant = fact.significant if fact is not None and has_p else None
     return {
         "outcome": outcome.key,
         "name": outcome.name,
-        "p": None if p is None else p.value,
-        "p_text": None if p is None else p.text,
-        "study_significant": None if p is None else p.significant,
+        "p": fact.p if fact is not None and has_p else None,
+        "p_text": fact.p_text if fact is not None and has_p else None,
+        "study_significant": significant,
         "study_direction": study_direction,
         "claimed_significant": called,
         "claimed_direction": direction,
-        "significance_match": None if p is None else called == p.significant,
+        "significance_match": None if significant is None else called == significant,
         "direction_agrees": agrees,
         "quotes": sorted({c.clause.quote.strip() for c in claims})[:3],
     }
@@ -76,9 +93,17 @@ def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
     analysis = analyze(study, summary)
     by_outcome: dict[str, list[Claim]] = {}
     for claim in analysis.claims:
-        if not claim.baseline:
-            by_outcome.setdefault(claim.outcome.key, []).append(claim)
-    rows = [_outcome_row(o, by_outcome[o.key]) for o in study.outcomes if o.key in by_outcome]
+        if claim.baseline or claim.outcome is None:
+            continue
+        key = claim.outcome.key
+        if not claim.grounded and claim.direction in ("higher", "lower"):
+            # the side is not known: the outcome is mentioned, its direction is not read
+            claim = replace(claim, direction=None)
+        by_outcome.setdefault(key, []).append(claim)
+    grounded, total = analysis.coverage()
+    facts = analysis.facts
+    rows = [_outcome_row(o, facts.get(o.key), by_outcome[o.key]) for o in study.outcomes
+            if o.key in by_outcome]
     sig = [r["significance_match"] for r in rows if r["significance_match"] is not None]
     dirs = [r["direction_agrees"] for r in rows if r["direction_agrees"] is not None]
     return {
@@ -89,8 +114,10 @@ def claim_diagnostics(study: Study, summary: str) -> dict[str, Any]:
         "significance_matches": sum(sig),
         "direction_checked": len(dirs),
         "direction_agrees": sum(dirs),
-        "unmentioned_significant": [o.key for o in study.outcomes
-                                    if o.must_report and o.key not in by_outcome],
+        "unmentioned_significant": [o.key for o in study.outcomes if o.key in facts
+                                    and facts[o.key].must_report and o.key not in by_outcome],
+        "claims": total,
+        "claims_grounded": grounded,
     }
 
 
@@ -106,6 +133,7 @@ def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]
     per-summary rates, which weigh each summary equally.
     """
     summaries = sig_checked = sig_hits = dir_checked = dir_hits = mentioned = 0
+    claims = grounded = 0
     per_sig: list[float] = []
     per_dir: list[float] = []
     for item in diagnostics:
@@ -115,6 +143,8 @@ def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]
         sig_hits += int(item["significance_matches"])
         dir_checked += int(item["direction_checked"])
         dir_hits += int(item["direction_agrees"])
+        claims += int(item.get("claims", 0))
+        grounded += int(item.get("claims_grounded", 0))
         if item["significance_checked"]:
             per_sig.append(item["significance_matches"] / item["significance_checked"])
         if item["direction_checked"]:
@@ -128,4 +158,71 @@ def aggregate_claims(diagnostics: Iterable[Mapping[str, Any]]) -> dict[str, Any]
         "direction_checked": dir_checked,
         "direction_agreement_rate": _rate(dir_hits, dir_checked),
         "direction_agreement_rate_by_summary": (sum(per_dir) / len(per_dir)) if per_dir else None,
+        "claims": claims,
+        "claims_grounded": grounded,
+        "coverage": _rate(grounded, claims),
     }
+
+
+RULES_JUROR = "builtin/rules"
+_FIELD = re.compile(r'^results\.outcomes\[(?P<key>"(?:[^"\\]|\\.)*")\]$'
+                    r'|^results\.baseline_differences\[(?P<base>"(?:[^"\\]|\\.)*")\]$'
+                    r"|^results\.(?P<size>intervention_size|control_size)$")
+
+
+def study_value(study: Study, field: str) -> str | None:
+    """The study's own value at a finding's field ("results.outcomes[\\"x!HR\\"]" -> "0.81
+    (0.70, 0.94)"), as the study file writes it; None for a field that is not one value."""
+    match = _FIELD.match(field)
+    if match is None:
+        return None
+    results = study.raw.get("results") or {}
+    if match.group("size"):
+        value = results.get(match.group("size"))
+        return None if value is None else str(value)
+    if match.group("base"):
+        value = (results.get("baseline_differences") or {}).get(json.loads(match.group("base")))
+        return None if value is None else str(value)
+    key = json.loads(match.group("key"))
+    outcomes = results.get("outcomes") or {}
+    if key.endswith("!*"):  # the outcome as a whole: its estimate
+        stem = key[:-2]
+        hits = [f"{k.rsplit('!', 1)[1]} {v}" for k, v in outcomes.items()
+                if k.rsplit("!", 1)[0] == stem]
+        return "; ".join(hits) or None
+    value = outcomes.get(key)
+    return None if value is None else str(value)
+
+
+def finding_record(study: Study, finding: Finding) -> dict[str, Any]:
+    """A rules finding as JSON: ``quote``, ``start``, ``end`` (offsets into the summary),
+    ``field`` (the study field), ``value`` (the study's value there) and ``message``."""
+    return {"quote": finding.quote, "start": finding.start, "end": finding.end,
+            "field": finding.field, "value": study_value(study, finding.field),
+            "message": finding.message}
+
+
+def juror_findings(study: Study, summary: str, verdict: Verdict) -> dict[str, dict[str, Any]]:
+    """Per criterion and juror, what each answer points at in the summary.
+
+    The rules juror's findings come back with their spans and study fields; for any other
+    juror every passage its explanation quotes is located in the summary (``found`` with
+    offsets), and ``misquotes`` counts the quotes neither the summary nor the study contains.
+    """
+    study_text = json.dumps(study.raw.get("results") or {}, ensure_ascii=False)
+    out: dict[str, dict[str, Any]] = {}
+    for criterion, result in verdict.criteria.items():
+        per: dict[str, Any] = {}
+        for score in result.scores:
+            if score.score is None:
+                continue
+            if score.juror == RULES_JUROR:
+                found = judge(study, summary, criterion).findings
+                per[score.juror] = {"findings": [finding_record(study, f) for f in found]}
+            else:
+                quotes = locate_quotes(score.explanation, summary, study_text)
+                per[score.juror] = {"quotes": [q.to_record() for q in quotes],
+                                    "misquotes": sum(1 for q in quotes if q.misquoted)}
+        if per:
+            out[criterion] = per
+    return out

@@ -16,8 +16,11 @@ from typing import Any
 
 from pytest_rwe.calibrate import (
     LabeledSetError,
+    LabeledSummary,
+    by_origin,
     calibrate,
     disagreements,
+    format_by_origin,
     format_table,
     judge_labeled,
     load_labeled,
@@ -76,6 +79,9 @@ def add_calibrate_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--show-disagreements", action="store_true",
                         help="also list every summary where the jury and the label differ")
+    parser.add_argument("--by-origin", action="store_true",
+                        help="also count the jury's catches and false alarms per line origin "
+                             "(mutation kind, agreeing or contradicting twin)")
     parser.set_defaults(func=run_calibrate)
     return parser
 
@@ -159,10 +165,24 @@ def run_calibrate(args: argparse.Namespace) -> int:
     _report_abstentions(verdicts)
     print(f"{_PROG}: judged {len(items)} labeled summaries with {len(jury)} juror(s) in "
           f"{elapsed:.1f} s", file=sys.stderr)
+    coverage = rules_coverage(items, studies) if RULES_JUROR in jury else None
+    origins = by_origin(items, verdicts, thresholds) if args.by_origin else None
     if args.json:
-        print(json.dumps(to_json(result), indent=2))
+        data = to_json(result)
+        if coverage is not None:
+            data["coverage"] = {RULES_JUROR: coverage}
+        if origins is not None:
+            data["by_origin"] = origins
+        print(json.dumps(data, indent=2))
     else:
         print(format_table(result))
+        if coverage is not None:
+            share = "n/a" if coverage["share"] is None else f"{coverage['share']:.1%}"
+            print(f"{RULES_JUROR} coverage: {coverage['grounded']} of {coverage['claims']} "
+                  f"claims tied to an outcome and a group ({share}); the others are not "
+                  "judged")
+        if origins is not None:
+            print("\n" + format_by_origin(origins))
     if args.show_disagreements:
         out = sys.stderr if args.json else sys.stdout
         rows = disagreements(items, verdicts, thresholds)
@@ -175,6 +195,22 @@ def run_calibrate(args: argparse.Namespace) -> int:
             if row["note"]:
                 print(f"    label note: {row['note']}", file=out)
     return 0
+
+
+RULES_JUROR = "builtin/rules"
+
+
+def rules_coverage(items: list[LabeledSummary], studies: dict[str, Study]) -> dict[str, Any]:
+    """How many of the summaries' claims the rules juror tied to an outcome and a group."""
+    from pytest_rwe.rules.claims import analyze
+
+    grounded = claims = 0
+    for item in items:
+        g, n = analyze(studies[item.study_id], item.text).coverage()
+        grounded += g
+        claims += n
+    return {"claims": claims, "grounded": grounded,
+            "share": grounded / claims if claims else None}
 
 
 def _report_abstentions(verdicts: list[Verdict]) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
+from pytest_rwe import escape
 from pytest_rwe.drift.baseline import (
     compare_reports,
     gate_section,
@@ -31,12 +32,14 @@ from pytest_rwe.drift.diff import drift_message
 from pytest_rwe.drift.extension import DriftSnapshotExtension, snapshot_stem
 from pytest_rwe.drift.profile import VerdictProfile, verdict_profile
 from pytest_rwe.fixtures import Summary
+from pytest_rwe.redact import display_name, path_name, redact, redact_deep
 from pytest_rwe.report import write_report
-from pytest_rwe.report.report_json import redact_deep
+from pytest_rwe.report.evidence import no_evaluation_cause
 from pytest_rwe.session import RweCase, get_session, relative
 from pytest_rwe.settings import SettingsError
 from pytest_rwe.store_record import slug
 from pytest_rwe.study import Study
+from pytest_rwe.study_check import no_study_problem
 from pytest_rwe.verdict import Criterion, Verdict
 
 
@@ -85,7 +88,7 @@ class RweSnapshot:
     def assert_match(self, profile: VerdictProfile) -> None:
         """Fail the test with a readable account of what drifted."""
         if not self.matches(profile):
-            pytest.fail(self.explain(), pytrace=False)
+            pytest.fail(escape.terminal(redact(self.explain())), pytrace=False)
 
     def explain(self) -> str:
         """What changed in the last comparison, what the jurors say, and how to accept it."""
@@ -124,7 +127,7 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object,
         return None
     for side in (left, right):
         if isinstance(side, RweSnapshot):
-            return side.explain().splitlines()
+            return escape.terminal(redact(side.explain())).splitlines()
     return None
 
 
@@ -134,7 +137,7 @@ def rwe_verdict_profile(rwe_case: RweCase, rwe_study: Study, rwe_summary: Summar
                         rwe_thresholds: Mapping[Criterion, float]) -> VerdictProfile:
     """This test's verdict profile: juror scores, badge, cited numbers, claimed outcomes."""
     return verdict_profile(rwe_study, rwe_summary.text, rwe_verdict, rwe_thresholds,
-                           model=rwe_case.model, repeat=rwe_case.repeat)
+                           model=display_name(rwe_case.model), repeat=rwe_case.repeat)
 
 
 @pytest.fixture
@@ -145,7 +148,7 @@ def rwe_snapshot(request: pytest.FixtureRequest, snapshot: SnapshotAssertion,
     if DriftSnapshotExtension.live is None:
         # only files of studies that left the suite may count as unused (see the extension)
         DriftSnapshotExtension.live = frozenset(
-            (slug(case.model), snapshot_stem(case.load.id, case.repeat))
+            (slug(path_name(case.model)), snapshot_stem(case.load.id, case.repeat))
             for case in get_session(request.config).cases())
     return RweSnapshot(snapshot.use_extension(DriftSnapshotExtension),
                        request.config.rootpath, Path(str(request.node.path)))
@@ -181,7 +184,8 @@ class BaselineGate:
         missing = missing_responses(report)
         if comparison is None and not missing:
             return
-        report["gating"] = redact_deep(gate_section(comparison, self.max_drop, missing))
+        causes = self._causes(plugin, comparison) if comparison is not None else {}
+        report["gating"] = redact_deep(gate_section(comparison, self.max_drop, missing, causes))
         directory = getattr(getattr(plugin, "settings", None), "directory", None)
         if directory is not None and getattr(plugin, "written", None):
             try:  # again, now with the comparison in report.json and report.md
@@ -192,6 +196,18 @@ class BaselineGate:
                     "check --rwe-report")
         if not report["gating"]["passed"] and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+    def _causes(self, plugin: object, comparison: Mapping[str, Any]) -> dict[str, str]:
+        """Why each gated model without a comparison has no evaluation in this run."""
+        records = list(getattr(plugin, "records", None) or [])
+        no_study = getattr(plugin, "no_study", None)
+        if no_study is None and not records:
+            no_study = no_study_problem(self.config)
+        without = [m for m, cells in comparison["models"].items()
+                   if not any(cells.values())]
+        return {model: no_evaluation_cause(model, records, no_study=no_study)
+                for model in [*comparison.get("models_only_baseline", []), *without]}
 
 
 def read_gate(config: pytest.Config) -> BaselineGate:

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import NoReturn
 
 import pytest
 
-from pytest_rwe.claims_report import claim_diagnostics
+from pytest_rwe import escape
+from pytest_rwe.claims_report import claim_diagnostics, juror_findings
 from pytest_rwe.engine import Engine, Evaluation
+from pytest_rwe.families import same_family_jurors
+from pytest_rwe.jury_options import jury_rules
+from pytest_rwe.jury_rules import JuryRules, RepeatedVerdict, repeated
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.records import evaluation_record
+from pytest_rwe.redact import redact, redact_deep
 from pytest_rwe.session import RweCase, get_session
 from pytest_rwe.study import Study, StudyLoad
+from pytest_rwe.study_check import NO_STUDY_PROPERTY, NoStudy
 from pytest_rwe.verdict import Criterion, Verdict
 
 RECORD_PROPERTY = "rwe"
@@ -36,16 +44,18 @@ class Summary:
 class Jury:
     """The session's jury: judge any text as a summary of a study."""
 
-    def __init__(self, engine: Engine, thresholds: Mapping[Criterion, float]) -> None:
+    def __init__(self, engine: Engine, thresholds: Mapping[Criterion, float],
+                 rules: JuryRules | None = None) -> None:
         self._engine = engine
         self.thresholds = thresholds
+        self.rules = rules or JuryRules()
 
     @property
     def jurors(self) -> tuple[str, ...]:
         return self._engine.config.jury
 
     def judge(self, study: Study, summary: str) -> Verdict:
-        """Score ``summary`` on every criterion with every juror.
+        """Score ``summary`` on every criterion with every juror (the quorum applies).
 
         Fails the test when a juror could not be asked (an abstention is counted in the
         verdict instead): a jury that silently lost a member would decide alone.
@@ -54,9 +64,9 @@ class Jury:
         errors = [s for v in verdict.criteria.values() for s in v.scores if s.errored]
         if errors:
             lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
-            pytest.fail(f"the jury could not judge the summary of {study.id}: {len(errors)} "
-                        f"juror call(s) failed{lines}", pytrace=False)
-        return verdict
+            _fail(f"the jury could not judge the summary of {study.id}: {len(errors)} juror "
+                  f"call(s) failed{lines}")
+        return verdict.with_quorum(self.rules.quorum_for(len(self.jurors)))
 
 
 @pytest.fixture(scope="session")
@@ -93,14 +103,16 @@ def rwe_thresholds(pytestconfig: pytest.Config) -> Mapping[Criterion, float]:
 
 
 @pytest.fixture(scope="session")
-def rwe_jury(rwe_engine: Engine, rwe_thresholds: Mapping[Criterion, float]) -> Jury:
+def rwe_jury(pytestconfig: pytest.Config, rwe_engine: Engine,
+             rwe_thresholds: Mapping[Criterion, float]) -> Jury:
     """Judge any text for a study, e.g. the output of your own summarizer function."""
-    return Jury(rwe_engine, rwe_thresholds)
+    return Jury(rwe_engine, rwe_thresholds, jury_rules(pytestconfig))
 
 
 @pytest.fixture
 def rwe_case(request: pytest.FixtureRequest) -> RweCase:
     """The (model, study, repeat) of this test; parametrized by the plugin."""
+    _no_study(request)
     case: RweCase = request.param
     return case
 
@@ -115,6 +127,7 @@ def rwe_model(rwe_case: RweCase) -> str:
 def rwe_study_load(request: pytest.FixtureRequest) -> StudyLoad:
     """The study file of this test: parametrized alone, or taken from ``rwe_case``."""
     if hasattr(request, "param"):
+        _no_study(request)
         load: StudyLoad = request.param
         return load
     case: RweCase = request.getfixturevalue("rwe_case")
@@ -135,18 +148,27 @@ def rwe_evaluation(
     request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: Study, rwe_engine: Engine
 ) -> Evaluation:
     """The model's summary of the study and the jury's verdict (computed once per pair)."""
-    evaluation = _wait(rwe_engine, rwe_engine.submit(rwe_case.model, rwe_study, rwe_case.repeat),
-                       request.config, f"{rwe_case.model}'s summary of {rwe_study.id}")
     session = get_session(request.config)
+    evaluation = _evaluate(rwe_engine, request.config, rwe_case.model, rwe_study,
+                           rwe_case.repeat)
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
-        claims = evaluation.claims
-        if claims is None and evaluation.summary is not None:
-            claims = claim_diagnostics(rwe_study, evaluation.summary.text)
-        record = evaluation_record(evaluation, session.settings.thresholds, claims)
-        # JSON text, not a dict: xdist can only ship primitives on user_properties.
-        request.node.user_properties.append((RECORD_PROPERTY, json.dumps(record)))
+        claims, findings = evaluation.claims, None  # read by the engine as the jury worked
+        if evaluation.summary is not None:
+            if claims is None:
+                claims = claim_diagnostics(rwe_study, evaluation.summary.text)
+            if evaluation.verdict is not None:
+                findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
+        jury = session.settings.jury
+        record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
+        excluded = jury_rules(request.config).excluded(rwe_case.model, jury)
+        record["excluded_jurors"] = list(excluded)
+        record["self_jurors"] = [j for j in same_family_jurors(rwe_case.model, jury)
+                                 if j not in excluded]
+        # JSON text, not a dict: xdist can only ship primitives on user_properties. Redacted
+        # here: user_properties also reach junit XML, and a model's URL may hold a password.
+        request.node.user_properties.append((RECORD_PROPERTY, json.dumps(redact_deep(record))))
         session.shipped.add(rwe_case.id)
     progress = rwe_engine.progress_snapshot() | {
         "process": getattr(request.config, "workerinput", {}).get("workerid", "main"),
@@ -154,20 +176,23 @@ def rwe_evaluation(
     }
     request.node.user_properties.append((PROGRESS_PROPERTY, json.dumps(progress)))
     if evaluation.summary is None:
-        pytest.fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}"
-                    + _tracebacks(evaluation), pytrace=False)
+        _fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}"
+              + _tracebacks(evaluation))
     if evaluation.verdict is None:
-        pytest.fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
-                    f"{evaluation.error}", pytrace=False)
+        _fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+              f"{evaluation.error}")
     errors = evaluation.juror_errors
     if errors:
         # A juror that could not be asked would silently shrink the jury: the pair's tests
         # error (its answers are still in the report, counted as errors).
         lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
-        pytest.fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
-                    f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation),
-                    pytrace=False)
+        _fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+              f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation))
     return evaluation
+
+
+def _tracebacks(evaluation: Evaluation) -> str:
+    return "".join(f"\n\n{bug.rstrip()}" for bug in evaluation.bugs)
 
 
 def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config: pytest.Config,
@@ -185,8 +210,28 @@ def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config:
                                 f"{engine.status()}")
 
 
-def _tracebacks(evaluation: Evaluation) -> str:
-    return "".join(f"\n\n{bug.rstrip()}" for bug in evaluation.bugs)
+def _evaluate(engine: Engine, config: pytest.Config, model: str, study: Study,
+              repeat: int) -> Evaluation:
+    """The engine's evaluation with the session's jury rules applied to its verdict."""
+    evaluation = _wait(engine, engine.submit(model, study, repeat), config,
+                       f"{model}'s summary of {study.id}")
+    if evaluation.verdict is None:
+        return evaluation
+    verdict = jury_rules(config).apply(evaluation.verdict, model,
+                                       get_session(config).settings.jury)
+    return dataclasses.replace(evaluation, verdict=verdict)
+
+
+def _no_study(request: pytest.FixtureRequest) -> None:
+    """Fail the placeholder test of an xdist worker that found no study (see study_check)."""
+    if isinstance(request.param, NoStudy):
+        request.node.user_properties.append((NO_STUDY_PROPERTY, request.param.message))
+        pytest.fail(request.param.message, pytrace=False)
+
+
+def _fail(message: str) -> NoReturn:
+    """Fail the test with ``message`` redacted and stripped of terminal control sequences."""
+    pytest.fail(escape.terminal(redact(message)), pytrace=False)
 
 
 @pytest.fixture
@@ -199,22 +244,41 @@ def rwe_summary(rwe_evaluation: Evaluation) -> Summary:
 
 
 @pytest.fixture
-def rwe_verdict(rwe_evaluation: Evaluation) -> Verdict:
-    """Per criterion: the jury mean, each juror's score and explanation, the abstentions."""
-    assert rwe_evaluation.verdict is not None
-    return rwe_evaluation.verdict
+def rwe_verdict(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: Study,
+                rwe_engine: Engine, rwe_evaluation: Evaluation) -> Verdict:
+    """Per criterion: the jury mean, each juror's score and explanation, the abstentions.
+
+    With ``--rwe-repeat N`` and ``rwe_repeat_rule`` majority or mean, it also carries the
+    verdicts of the other repeats (a :class:`~pytest_rwe.jury_rules.RepeatedVerdict`), so
+    :func:`assert_criterion` asserts the rule; indexing it still gives this repeat's verdict.
+    """
+    verdict = rwe_evaluation.verdict
+    assert verdict is not None
+    rules = jury_rules(request.config)
+    count = get_session(request.config).settings.repeat
+    if count < 2 or rules.repeat_rule == "all":
+        return verdict
+    repeats = [verdict if r == rwe_case.repeat else
+               _evaluate(rwe_engine, request.config, rwe_case.model, rwe_study, r).verdict
+               for r in range(count)]
+    return repeated(verdict, repeats, rwe_case.repeat, rules.repeat_rule)
 
 
 def assert_criterion(verdict: Verdict, criterion: Criterion, threshold: float,
                      summary: str | None = None) -> None:
-    """Fail with every juror's explanation when ``criterion`` misses its threshold."""
-    result = verdict[criterion]
-    if result.passes(threshold):
+    """Fail with every juror's explanation when ``criterion`` misses its threshold, or its
+    quorum, or (a verdict of several repeats) the repeat rule."""
+    if isinstance(verdict, RepeatedVerdict):
+        passed = verdict.rule_passes(criterion, threshold)
+        message = "" if passed else verdict.rule_explain(criterion, threshold)
+    else:
+        passed = verdict[criterion].passes(threshold)
+        message = "" if passed else verdict[criterion].explain(threshold)
+    if passed:
         return
-    message = result.explain(threshold)
     if summary is not None:
         message += "\n  summary: " + summary
-    pytest.fail(message, pytrace=False)
+    _fail(message)
 
 
 # re-exported for the plugin module

@@ -27,10 +27,13 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
     rwe_thresholds,
     rwe_verdict,
 )
+from pytest_rwe.jury_options import add_jury_options, jury_rules, jury_rules_given
 from pytest_rwe.leader import RunLeader
 from pytest_rwe.progress import Progress
 from pytest_rwe.records import record_key
+from pytest_rwe.redact import remember_url_secrets
 from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
+from pytest_rwe.study_check import NoStudy, check_studies, no_study_problem, placeholder_problem
 
 PROGRESS_OUTPUT = "rwe_progress"  # a worker's last counters, in xdist's workeroutput
 
@@ -75,9 +78,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
     add_options(parser)
     drift_plugin.add_options(parser)  # --rwe-baseline, --rwe-max-drop
+    add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
+    report_plugin.add_options(parser)  # --rwe-bt-time-weight
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # a model@URL may carry a password: redact it wherever it shows up, even on its own
+    remember_url_secrets(_configured_names(config))
     if not hasattr(config, "workerinput"):
         config.stash[RUN_ID_KEY] = f"{os.getpid()}-{time.time():.3f}"
         # only the controller (or a plain run) aggregates, prints and writes
@@ -88,6 +95,12 @@ def pytest_configure(config: pytest.Config) -> None:
         rwe = get_session(config)
         if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
             rwe.check_usable()  # asked for on the command line: check the keys now too
+        if config.getoption("--rwe-cases") or config.getoption("--rwe-model"):
+            # asked for on the command line: a folder without a study is a usage error now,
+            # before xdist starts workers (a mistyped path must not pass on no evidence)
+            check_studies(config)
+        if jury_rules_given(config):
+            jury_rules(config)  # a bad quorum or rule stops the run before workers start
     calls_here = hasattr(config, "workerinput") or not _distributing(config)  # not a controller
     if (calls_here and not config.option.collectonly
             and (config.getoption("--rwe-model") or config.getoption("--rwe-jury"))):
@@ -96,6 +109,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "rwe-xdist")
     drift_plugin.register(config)  # rwe_snapshot fixtures everywhere; baseline gate on controller
+
+
+def _configured_names(config: pytest.Config) -> list[str]:
+    jury = str(config.getoption("--rwe-jury") or config.getini("rwe_jury") or "")
+    return [*config.getoption("--rwe-model"), *config.getini("rwe_models"), *jury.split(",")]
 
 
 def _distributing(config: pytest.Config) -> bool:
@@ -122,11 +140,19 @@ class _XdistHooks:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "rwe_case" in metafunc.fixturenames:
+    name = ("rwe_case" if "rwe_case" in metafunc.fixturenames else
+            "rwe_study_load" if "rwe_study_load" in metafunc.fixturenames else None)
+    if name is None:
+        return
+    problem = no_study_problem(metafunc.config)
+    if problem:
+        # not an empty parameter set (pytest would skip it and exit 0): see study_check
+        metafunc.parametrize(name, [NoStudy(problem)], ids=[NoStudy.id], indirect=True)
+    elif name == "rwe_case":
         # a test of the models under test: one per (model, study, repeat)
         cases = get_session(metafunc.config).cases()
         metafunc.parametrize("rwe_case", cases, ids=[case.id for case in cases], indirect=True)
-    elif "rwe_study_load" in metafunc.fixturenames:
+    else:
         # a test that needs only studies (e.g. your own summarizer judged by rwe_jury)
         loads = get_session(metafunc.config).loads
         metafunc.parametrize("rwe_study_load", loads, ids=[load.id for load in loads],
@@ -134,6 +160,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
+    problem = placeholder_problem(session.items)
+    if problem and not hasattr(session.config, "workerinput"):
+        raise pytest.UsageError(problem)  # a worker's placeholder test fails instead
     selected: dict[str, RweCase] = {}
     for item in session.items:
         callspec = getattr(item, "callspec", None)
@@ -148,6 +177,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             rwe.usage_problem = rwe.find_usage_problem()  # each rwe test fails with it
         else:
             rwe.check_usable()
+            jury_rules(session.config)  # a usage error here, not in every test's fixture
         rwe.selected = list(selected.values())
 
 

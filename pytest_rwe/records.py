@@ -19,13 +19,21 @@ def evaluation_record(
     evaluation: Evaluation,
     thresholds: Mapping[Criterion, float],
     claims: Mapping[str, Any] | None = None,
+    findings: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The JSON-able record of one (model, study, repeat) evaluation.
 
-    ``claims`` is the summary's claim diagnostics (:mod:`pytest_rwe.claims_report`).
+    ``claims`` is the summary's claim diagnostics and ``findings`` what each juror's answer
+    points at in the summary, per criterion and juror (:mod:`pytest_rwe.claims_report`); the
+    findings join each juror's entry of the verdict.
     """
     summary = evaluation.summary
     verdict = evaluation.verdict
+    verdict_record = verdict.to_record() if verdict else None
+    if verdict_record is not None and findings:
+        for criterion, cell in verdict_record.items():
+            for juror in cell["jurors"]:
+                juror.update(findings.get(criterion, {}).get(juror["juror"], {}))
     return {
         "version": RECORD_VERSION,
         "model": evaluation.model,
@@ -33,7 +41,7 @@ def evaluation_record(
         "repeat": evaluation.repeat,
         "error": evaluation.error,
         "summary": summary.to_record() | {"replayed": summary.replayed} if summary else None,
-        "verdict": verdict.to_record() if verdict else None,
+        "verdict": verdict_record,
         "badge": verdict.badge(thresholds) if verdict else "red",
         "thresholds": dict(thresholds),
         "claims": dict(claims) if claims is not None else None,

@@ -1,10 +1,19 @@
-"""Keep API keys out of messages, reports, snapshots and the response store."""
+"""Keep API keys and credentials out of messages, reports, snapshots and the response store.
+
+Three layers: the key variables' values (``OPENAI_API_KEY``...), anything shaped like a
+vendor key, and credentials inside URLs (``http://user:PASSWORD@host/v1``, ``?token=...``),
+which a model name may carry after its ``@`` (see :func:`display_name`). Passwords of the
+configured models' URLs are also remembered (:func:`remember_url_secrets`) and replaced
+wherever they appear on their own, e.g. quoted back in an SDK's error message.
+"""
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+import urllib.parse
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 # Shapes of vendor keys, caught even when the key did not come from the environment.
@@ -12,13 +21,98 @@ _KEY_PATTERNS = re.compile(
     r"(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|"
     r"(?i:bearer)\s+[A-Za-z0-9_\-\.]{16,}|(?i:x-goog-api-key|x-api-key|api[_-]?key)[\"'=:\s]+[A-Za-z0-9_\-]{12,})"
 )
+#: what replaces a credential inside a URL
+HIDDEN = "***"
+# scheme://userinfo@ : everything between "//" and the last "@" before the host's path
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s?#]*@")
+# a secret in a URL's query string (?token=..., &api_key=..., &key=...)
+_URL_QUERY_SECRET = re.compile(
+    r"(?i)([?&](?:api[_-]?key|key|token|access[_-]?token|auth|password|passwd|pwd|secret|"
+    r"client[_-]?secret|signature|sig)=)[^&#\s\"'<>]+")
+#: remembered secrets shorter than this are not replaced on their own (too likely to be
+#: ordinary text); inside a URL they are always hidden
+MIN_REMEMBERED = 6
+_remembered: set[str] = set()
+
+
+def strip_url_credentials(text: str) -> str:
+    """``text`` with the user, password and query-string secrets of every URL hidden."""
+    if "://" not in text:
+        return text
+    text = _URL_USERINFO.sub(lambda m: f"{m.group(1)}{HIDDEN}@", text)
+    return _URL_QUERY_SECRET.sub(lambda m: f"{m.group(1)}{HIDDEN}", text)
 
 
 def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
-    """Replace every API key value from the environment, and anything shaped like one."""
+    """Replace every API key value from the environment, anything shaped like one, and the
+    credentials of any URL (and every remembered URL password)."""
     env = os.environ if environ is None else environ
     for variable in KEY_VARIABLES:
         value = env.get(variable)
         if value and len(value) >= 8:
             text = text.replace(value, f"<{variable} redacted>")
-    return _KEY_PATTERNS.sub("<key redacted>", text)
+    for secret in _remembered:
+        if secret in text:
+            text = text.replace(secret, HIDDEN)
+    return _KEY_PATTERNS.sub("<key redacted>", strip_url_credentials(text))
+
+
+def url_secrets(name: str) -> list[str]:
+    """The user, password and query-string secrets of the URL in a ``model@URL`` name."""
+    _, at, url = name.partition("@")
+    if not at or "://" not in url:
+        return []
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return []
+    found = [s for s in (parts.username, parts.password) if s]
+    found += [urllib.parse.unquote(s) for s in found if "%" in s]
+    found += [m.group(0).split("=", 1)[1] for m in _URL_QUERY_SECRET.finditer(url)]
+    return found
+
+
+def remember_url_secrets(names: Iterable[str]) -> None:
+    """Remember the passwords and tokens in these model names, to redact them everywhere."""
+    for name in names:
+        _remembered.update(s for s in url_secrets(name) if len(s) >= MIN_REMEMBERED)
+
+
+def display_name(model: str) -> str:
+    """A model name as it may be shown and stored: the credentials of its URL hidden.
+
+    ``openai/gpt-x@http://user:PASSWORD@host:8080/v1`` -> ``openai/gpt-x@http://***@host:8080/v1``.
+    """
+    return strip_url_credentials(model)
+
+
+def path_name(model: str) -> str:
+    """A model name for folder and file names: its server by host and port only.
+
+    ``openai/gpt-x@http://user:PASSWORD@host:8080/v1`` -> ``openai/gpt-x@host-8080``: no
+    credential, no path, so a committed store or golden folder never holds a secret.
+    """
+    name, at, url = model.partition("@")
+    if not at:
+        return model
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host, port = None, None
+    if not host:
+        return f"{name}@server"
+    return f"{name}@{host}" + (f"-{port}" if port else "")
+
+
+def redact_deep(value: Any, environ: Mapping[str, str] | None = None) -> Any:
+    """``value`` (JSON-like data) with every string, mapping keys included, redacted."""
+    if environ is None:  # read once: a report has tens of thousands of strings
+        environ = {name: os.environ[name] for name in KEY_VARIABLES if name in os.environ}
+    if isinstance(value, str):
+        return redact(value, environ)
+    if isinstance(value, Mapping):
+        return {redact(str(k), environ): redact_deep(v, environ) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_deep(v, environ) for v in value]
+    return value

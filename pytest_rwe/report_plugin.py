@@ -7,20 +7,25 @@ once per (model, study, repeat), identically with and without xdist.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Generator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_rwe import escape
 from pytest_rwe.engine import Engine
+from pytest_rwe.jury_options import jury_rules
 from pytest_rwe.progress import Progress
+from pytest_rwe.redact import display_name
 from pytest_rwe.report import build_report, build_report_settings, write_report
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.report_json import git_commit
 from pytest_rwe.report.terminal import Line, render_gate, render_summary
 from pytest_rwe.session import get_session
 from pytest_rwe.settings import SettingsError
+from pytest_rwe.study_check import NO_STUDY_PROPERTY, no_study_problem
 
 
 def _text(config: pytest.Config, option: str, ini: str) -> str | None:
@@ -28,6 +33,17 @@ def _text(config: pytest.Config, option: str, ini: str) -> str | None:
     if value:
         return str(value)
     return str(config.getini(ini) or "") or None
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """Register the report options that live beside the rubric's (``--rwe-bt-time-weight``)."""
+    group = parser.getgroup("rwe")
+    group.addoption("--rwe-bt-time-weight", metavar="W",
+                    help="Bradley-Terry: weight of being faster (by more than 10%% of the slower "
+                         "time) in a per-study comparison; default 0: quality criteria only "
+                         "(ini rwe_bt_time_weight)")
+    parser.addini("rwe_bt_time_weight", "Bradley-Terry time weight (default 0: quality only)",
+                  default="")
 
 
 def read_report_settings(config: pytest.Config) -> ReportSettings:
@@ -43,6 +59,7 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
             normalize_max=_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
             minimums=_text(config, "--rwe-min", "rwe_min"),
             directory=directory.resolve() if directory is not None else None,
+            bt_time_weight=_text(config, "--rwe-bt-time-weight", "rwe_bt_time_weight"),
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -58,30 +75,52 @@ class ReportPlugin:
         self.report: dict[str, Any] | None = None
         self.written: list[Path] = []
         self.write_error: str | None = None
+        self.no_study: str | None = None  # an xdist worker's placeholder test found no study
 
     @pytest.hookimpl
     def pytest_rwe_record(self, config: pytest.Config, record: Mapping[str, Any]) -> None:
         self.records.append(dict(record))
 
+    @pytest.hookimpl
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name == NO_STUDY_PROPERTY and isinstance(value, str):
+                self.no_study = value
+
+    def _gated(self) -> bool:
+        """Whether a gate (--rwe-min, --rwe-max-drop) must judge this run, records or not."""
+        return bool(self.settings.minimums) or bool(
+            _text(self.config, "--rwe-max-drop", "rwe_max_drop"))
+
     # first: under xdist, the workers exit while the report is computed, rather than before
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if not self.records:
+        if not self.records and not self._gated():
             return
         rwe = get_session(self.config)
+        # no evidence, no pass: a gated model without any record fails the gate, with a cause
+        no_study = self.no_study
+        if no_study is None and not self.records:
+            no_study = no_study_problem(self.config)
         try:
             # paths relative to the rootdir: a committed report.json names no local folder
             prompts: dict[str, Any] | None = rwe.prompts.to_record(self.config.rootpath)
         except pytest.UsageError:  # already reported where the prompts were needed
             prompts = None
+        rules = jury_rules(self.config)
         self.report = build_report(
-            self.records, self.settings,
-            models=rwe.settings.models, jury=rwe.settings.jury,
+            self.records, dataclasses.replace(self.settings, repeat_rule=rules.repeat_rule),
+            # as shown and stored: a model's URL loses its credentials
+            models=[display_name(m) for m in rwe.settings.models],
+            jury=[display_name(j) for j in rwe.settings.jury],
             thresholds={str(k): v for k, v in rwe.settings.thresholds.items()},
             prompts=prompts,
             meta={"git_commit": git_commit(self.config.rootpath)},
+            no_study=no_study,
             run=self._run_section(rwe.engine),
         )
+        self.report["quorum"] = rules.quorum
+        self.report["exclude_self"] = rules.exclude_self
         failed = not self.report["gate"]["passed"]
         if self.settings.directory is not None:
             try:
@@ -124,6 +163,8 @@ class ReportPlugin:
         lines: list[Line] = render_gate(self.report)
         if self.write_error:
             lines.append([(self.write_error, "red")])
+        if self.no_study is not None:
+            lines.append([(f"ERROR: {self.no_study}", "red")])
         for line in lines:
             _write(reporter, line)
 
@@ -132,11 +173,28 @@ def _write(reporter: pytest.TerminalReporter, line: Line) -> None:
     reporter.ensure_newline()
     for text, colour in line:
         markup = {colour: True} if colour else {}
-        reporter.write(text, **markup)
+        # names, ids and errors came from models, files and servers: no control sequences
+        reporter.write(escape.terminal(text).replace("\n", " "), **markup)
     reporter.line("")
+
+
+class _NoStudyExit:
+    """Ends an xdist run whose workers found no study with exit status 4, the usage error a
+    plain run raises at collection (see study_check)."""
+
+    def __init__(self, plugin: ReportPlugin) -> None:
+        self.plugin = plugin
+
+    # a wrapper: after every other plugin (syrupy ORs its own status into the exit status)
+    @pytest.hookimpl(wrapper=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> Generator[None, None, None]:
+        yield
+        if self.plugin.no_study is not None:
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
 
 def register(config: pytest.Config) -> None:
     """Register the report plugin (call on the controller or a plain run only)."""
-    config.pluginmanager.register(ReportPlugin(config, read_report_settings(config)),
-                                  "rwe-report")
+    plugin = ReportPlugin(config, read_report_settings(config))
+    config.pluginmanager.register(plugin, "rwe-report")
+    config.pluginmanager.register(_NoStudyExit(plugin), "rwe-no-study-exit")

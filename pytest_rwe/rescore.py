@@ -155,7 +155,9 @@ def rescore(data: Mapping[str, Any], weights: Mapping[str, float] | None = None,
     """``{"models": {name: {"normalized", "score", "rank", "raw"}}, "weights", ...}``.
 
     ``score`` is 0..1 (None, with ``normalized`` empty, when normalization is undefined:
-    fewer than two models with every weighted value; ``note`` says why).
+    fewer than two models with every weighted value; ``note`` says why). A normalized value
+    is None (null in JSON, "-" in the table) for a key every model has the same mean on:
+    it cannot rank them and is left out of the weighted sum (``undefined`` lists them).
     """
     return result_to_dict(rescore_result(data, weights, normalize_max))
 
@@ -165,12 +167,14 @@ def result_to_dict(result: RubricResult) -> dict[str, Any]:
     return {
         "models": {
             name: {"normalized": dict(m.normalized), "score": m.score, "rank": m.rank,
-                   "raw": dict(m.raw)}
+                   "raw": dict(m.raw), "missing": list(m.missing)}
             for name, m in result.models.items()
         },
         "weights": dict(result.weights),
         "normalize_max": dict(result.normalize_max),
         "normalization_defined": result.normalization_defined,
+        "undefined": list(result.undefined),
+        "dropped": list(result.dropped),
         "note": result.note,
     }
 
@@ -180,14 +184,20 @@ _HEADERS = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
 
 
 def format_table(result: RubricResult) -> str:
-    """A plain-text table: raw means, score as a percentage, and rank, best first."""
-    rows = [["model", *(_HEADERS[k] for k in RUBRIC_KEYS), "score", "rank"]]
+    """A plain-text table: raw means, normalized values ("-": undefined), score as a
+    percentage, and rank, best first."""
+    rows = [["model", *(_HEADERS[k] for k in RUBRIC_KEYS),
+             *(f"norm {_HEADERS[k].split()[0]}" for k in RUBRIC_KEYS), "score", "rank"]]
     for m in result.ranking():
         cells = [m.model]
         for key in RUBRIC_KEYS:
             value = m.raw.get(key)
             cells.append("n/a" if value is None else
                          f"{value:.2f}" if key == INFERENCE_TIME else f"{value:.3f}")
+        for key in RUBRIC_KEYS:
+            norm = m.normalized.get(key)
+            cells.append("n/a" if key not in m.normalized else "-" if norm is None
+                         else f"{norm:.2f}")
         cells.append("n/a" if m.score is None else f"{100 * m.score:.1f}%")
         cells.append("-" if m.rank is None else str(m.rank))
         rows.append(cells)

@@ -22,6 +22,7 @@ from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.calls import RetryPolicy
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.providers.registry import model_problems
+from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.store_budget import StoreBudget
@@ -39,7 +40,11 @@ class RweCase:
     @property
     def id(self) -> str:
         suffix = f"#r{self.repeat + 1}" if self.repeat else ""
-        return f"{self.model}::{self.load.id}{suffix}"
+        # a model@URL may carry a password: test ids reach the terminal and junit XML
+        return f"{display_name(self.model)}::{self.load.id}{suffix}"
+
+    def __repr__(self) -> str:
+        return f"RweCase({self.id!r})"
 
 
 @dataclass
@@ -115,8 +120,8 @@ class RweSession:
         ]
         if not problems:
             return None
-        return ("pytest-rwe cannot start:\n  " + "\n  ".join(problems)
-                + "\nRun offline with --rwe-model builtin/template --rwe-jury builtin/rules.")
+        return redact("pytest-rwe cannot start:\n  " + "\n  ".join(problems)
+                      + "\nRun offline with --rwe-model builtin/template --rwe-jury builtin/rules.")
 
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
         """Create the engine; queue every selected pair, or follow the run's leader."""

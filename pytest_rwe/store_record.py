@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.redact import KEY_VARIABLES, redact
+from pytest_rwe.redact import KEY_VARIABLES, path_name, redact
 from pytest_rwe.store_key import canonical
 
 CallKind = Literal["summary", "judge", "repair"]
@@ -103,9 +103,11 @@ class CallLabel:
         return "-".join(parts)
 
     def relative_path(self, key: str) -> Path:
-        """``<study>/<provider>__<model>/<stem>-<key12>.json``."""
+        """``<study>/<provider>__<model>/<stem>-<key12>.json`` (a model@URL by its server's
+        host and port only: a committed store never holds the URL's credentials)."""
         check_key(key)
-        return Path(slug(self.study_id), slug(self.model), f"{self.stem()}-{key[:12]}.json")
+        return Path(slug(self.study_id), slug(path_name(self.model)),
+                    f"{self.stem()}-{key[:12]}.json")
 
     def file_pattern(self) -> re.Pattern[str]:
         """Matches the file names of this call under any key."""

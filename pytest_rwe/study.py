@@ -1,15 +1,15 @@
 """Study cases: the on-disk JSON format, its validation, and the typed objects parsed from it.
 
-A study file is what an RWE pipeline emits (see DESIGN.md). It is validated with pydantic
-and parsed once into :class:`Study`; the raw mapping is kept so prompts can render the
-original structure unchanged.
+A study file is what an RWE pipeline emits (specified in docs/study-format.md). It is
+validated with pydantic and parsed once into :class:`Study`; the raw mapping is kept so
+prompts can render the original structure unchanged.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -40,25 +40,55 @@ class Measure(str, Enum):
     OR = "OR"
     HR = "HR"
     RR = "RR"
+    IRR = "IRR"  # incidence rate ratio
     MD = "MD"
+    RD = "RD"  # risk difference, intervention minus control
     N = "N"
     PCT = "PCT"
     PVALUE = "pvalue"
 
     @property
     def is_ratio(self) -> bool:
-        return self in (Measure.OR, Measure.HR, Measure.RR)
+        return self in (Measure.OR, Measure.HR, Measure.RR, Measure.IRR)
+
+    @property
+    def is_difference(self) -> bool:
+        """A difference (intervention minus control, or after minus before): null is 0."""
+        return self in (Measure.MD, Measure.RD)
 
     @property
     def is_effect(self) -> bool:
-        """An estimate with a direction (ratio or mean difference)."""
-        return self.is_ratio or self is Measure.MD
+        """An estimate with a direction (a ratio or a difference)."""
+        return self.is_ratio or self.is_difference
+
+    @property
+    def null(self) -> float:
+        """The value of no effect: 1 for a ratio, 0 for a difference."""
+        return 1.0 if self.is_ratio else 0.0
+
+
+# The order in which an outcome's effect measure is chosen when it has several.
+EFFECT_MEASURES: tuple[Measure, ...] = (Measure.HR, Measure.OR, Measure.RR, Measure.IRR,
+                                        Measure.MD, Measure.RD)
 
 
 OUTCOME_KINDS = ("bin", "cont", "pctpoints")
 _KEY_RE = re.compile(
     r"^(?P<prefix>outcome(?:_(?P<time>[A-Za-z0-9]+))?)\.(?P<name>.+)!(?P<stat>[^!]+)$"
 )
+# The same key without the dot, as some pipelines write it: "outcome_mortality_bin!OR",
+# "outcome_30d_mortality_bin!OR". Only a leading number with a time unit is a time point,
+# so "outcome_2nd_stroke_bin" keeps "2nd" in its name.
+_UNDOTTED_KEY_RE = re.compile(
+    r"^(?P<prefix>outcome)_(?:(?P<time>\d+(?:\.\d+)?(?:d|days?|wks?|w|weeks?|mos?|m|months?|"
+    r"yrs?|y|years?|h|hrs?|hours?))_)?(?P<name>[^.!]+)!(?P<stat>[^!]+)$",
+    re.IGNORECASE,
+)
+
+
+def _match_key(key: str) -> re.Match[str] | None:
+    return _KEY_RE.match(key) or _UNDOTTED_KEY_RE.match(key)
+
 _MEASURES = {m.value.lower(): m for m in Measure}
 
 
@@ -132,7 +162,7 @@ class Outcome:
     @property
     def effect_measure(self) -> Measure | None:
         """The ratio or mean-difference measure, if the outcome has one."""
-        for measure in (Measure.HR, Measure.OR, Measure.RR, Measure.MD):
+        for measure in EFFECT_MEASURES:
             if measure in self.estimates:
                 return measure
         return None
@@ -148,7 +178,7 @@ class Outcome:
         measure, effect = self.effect_measure, self.effect
         if measure is None or effect is None:
             return None
-        null = 1.0 if measure.is_ratio else 0.0
+        null = measure.null
         if effect.value > null:
             return "higher"
         if effect.value < null:
@@ -202,12 +232,12 @@ def _parse_outcomes(raw: Mapping[str, Any]) -> tuple[tuple[Outcome, ...], list[t
     grouped: dict[str, dict[Measure, object]] = {}
     for key, value in raw.items():
         where = f"$.results.outcomes[{json.dumps(key)}]"
-        match = _KEY_RE.match(key)
+        match = _match_key(key)
         if match is None:
             problems.append((where, (
                 f"cannot read the key {key!r}; write "
                 "\"outcome[_time].<name>_<bin|cont>!<MEASURE>\" "
-                "such as \"outcome_3yrs.ip.visit.for.asthma_bin!OR\""
+                "such as \"outcome_3yrs.ip.visit.for.asthma_bin!OR\" or \"outcome.death_bin!HR\""
             )))
             continue
         measure = _MEASURES.get(match.group("stat").lower())
@@ -224,7 +254,7 @@ def _parse_outcomes(raw: Mapping[str, Any]) -> tuple[tuple[Outcome, ...], list[t
 
     outcomes: list[Outcome] = []
     for stem, values in grouped.items():
-        match = _KEY_RE.match(stem + "!x")
+        match = _match_key(stem + "!x")
         assert match is not None  # checked above
         name, kind = readable_name(match.group("name"))
         estimates: dict[Measure, Estimate] = {}
@@ -243,9 +273,19 @@ def _parse_outcomes(raw: Mapping[str, Any]) -> tuple[tuple[Outcome, ...], list[t
                     estimates[measure] = parse_estimate(value)
             except ValueError as exc:
                 problems.append((where, str(exc)))
+                continue
+            estimate = estimates.get(measure)
+            if measure.is_ratio and estimate is not None and min(
+                    v for v in (estimate.value, estimate.ci_low, estimate.ci_high)
+                    if v is not None) <= 0:
+                problems.append((where, (
+                    f"{measure.value} is a ratio and cannot be zero or negative "
+                    f"({estimate.written!r}); if this is a difference, use !MD or !RD"
+                )))
         if set(values) == {Measure.PVALUE}:
             problems.append((f"$.results.outcomes[{json.dumps(stem + '!pvalue')}]", (
-                f"{stem} has a p-value but no estimate; add {stem}!HR, !OR, !RR or !MD"
+                f"{stem} has a p-value but no estimate; add {stem}!HR, !OR, !RR, !IRR, "
+                "!MD or !RD"
             )))
         outcomes.append(Outcome(
             key=stem, name=name, timepoint=match.group("time"), kind=kind,
@@ -272,6 +312,13 @@ _FIXES = {
     "string_type": "write a string",
     "dict_type": "write a JSON object",
 }
+# What a field must look like, for messages that would otherwise name pydantic's classes.
+_SHAPES: dict[tuple[int | str, ...], str] = {
+    ("picot",): ('write an object {"population": ..., "intervention": ..., "control": ..., '
+                 '"outcome": ..., "timeframe": ...}'),
+    ("results",): ('write an object {"intervention_size": ..., "control_size": ..., '
+                   '"baseline_differences": {...}, "outcomes": {...}}'),
+}
 
 
 def _problems_from(error: ValidationError) -> list[tuple[str, str]]:
@@ -280,6 +327,10 @@ def _problems_from(error: ValidationError) -> list[tuple[str, str]]:
         loc = item["loc"]
         if item["type"] == "value_error":
             message = str(item.get("ctx", {}).get("error", item["msg"]))
+        elif item["type"] in ("model_type", "model_attributes_type", "dict_type") and (
+                tuple(loc) in _SHAPES):
+            message = f"expected an object, got {type(item['input']).__name__}; " + _SHAPES[
+                tuple(loc)]
         else:
             fix = _FIXES.get(item["type"])
             message = item["msg"] + (f"; {fix}" if fix else "")
@@ -357,23 +408,41 @@ class StudyLoad:
 
 
 def load_folder(folder: Path | str) -> list[StudyLoad]:
-    """Load every ``*.json`` under a folder, sorted by path; a bad file never hides the others."""
-    folder = Path(folder)
+    """Load every ``*.json`` under a folder, sorted by path; a bad file never hides the others.
+
+    Two files with one id: the file that was there first (older modification time, then
+    path order) keeps it, and the newcomer fails naming both, so adding a file can never
+    break an established study.
+    """
+    return load_paths(sorted(Path(folder).rglob("*.json")))
+
+
+def load_paths(paths: Iterable[Path | str]) -> list[StudyLoad]:
+    """Load the given study files (see :func:`load_folder` for duplicate ids)."""
     loads: list[StudyLoad] = []
-    seen: dict[str, Path] = {}
-    for path in sorted(folder.rglob("*.json")):
+    for path in map(Path, paths):
         try:
-            study = load_study(path)
+            loads.append(StudyLoad(path, load_study(path), None))
         except StudyFileError as exc:
             loads.append(StudyLoad(path, None, exc))
-            continue
-        if study.id in seen:
-            error = StudyFileError(path, [(
+    owners: dict[str, Path] = {}
+    for load in sorted((x for x in loads if x.study is not None), key=_age):
+        assert load.study is not None
+        owners.setdefault(load.study.id, load.path)
+    for index, load in enumerate(loads):
+        if load.study is not None and owners[load.study.id] != load.path:
+            first = owners[load.study.id]
+            loads[index] = StudyLoad(load.path, None, StudyFileError(load.path, [(
                 "$.id",
-                f"id {study.id!r} is already used by {seen[study.id]}; give each study its own id",
-            )])
-            loads.append(StudyLoad(path, None, error))
-            continue
-        seen[study.id] = path
-        loads.append(StudyLoad(path, study, None))
+                f"id {load.study.id!r} is already used by {first} (the older file keeps it); "
+                "give this study its own id",
+            )]))
     return loads
+
+
+def _age(load: StudyLoad) -> tuple[int, str]:
+    try:
+        modified = load.path.stat().st_mtime_ns
+    except OSError:
+        modified = 0
+    return modified, str(load.path)

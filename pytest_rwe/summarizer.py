@@ -207,7 +207,10 @@ def _outcome_sentences(study: Study, subject: str, verb: str) -> list[str]:
     descriptive = [o for o in study.outcomes if o.effect is None and
                    (o.count is not None or Measure.PCT in o.estimates)]
     significant = [o for o in effects if o.significant]
-    null = [o for o in effects if o.p is not None and not o.p.significant]
+    null = [o for o in effects if o.p is not None and not o.p.significant and not o.must_report]
+    # p = 0.05 exactly: not significant (the prompt's p < 0.05), yet completeness asks for it
+    # (p <= 0.05); its difference is reported and called not significant
+    boundary = [o for o in effects if o.p is not None and not o.p.significant and o.must_report]
     no_p = [o for o in effects if o.p is None]
     out: list[str] = []
     if not study.outcomes:
@@ -215,6 +218,10 @@ def _outcome_sentences(study: Study, subject: str, verb: str) -> list[str]:
     if significant:
         phrases = [_effect_phrase(o, True, pre_post) for o in significant]
         out.append(f"{subject} {verb} {_join(phrases)}.")
+    if boundary:
+        phrases = [_effect_phrase(o, False, pre_post) for o in boundary]
+        out.append(f"{subject} {verb} {_join(phrases)}, not statistically significant at "
+                   "p < 0.05.")
     if null:
         items = [f"{_label(o)} ({_pvalue(o.p)})" for o in null if o.p is not None]
         noun = "change" if study.design == "case_series" else "difference"

@@ -13,10 +13,18 @@ from dataclasses import dataclass
 from typing import Literal
 
 _NUMBER = r"[-+\u2212]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-# "0.866 (0.665, 1.13)", "0.866 (0.665; 1.13)", "0.866 (0.665 to 1.13)", or "0.866" alone.
+# The interval separators pipelines write: "," ";" "to" and the dashes "-" "\u2013" "\u2014".
+# A dash is safe between two numbers because each number may carry its own sign:
+# "-1.2--0.1" is (-1.2, -0.1).
+_SEPARATOR = r"(?:,|;|\bto\b|-|\u2013|\u2014)"
+# "0.866 (0.665, 1.13)", "0.866 [0.665-1.13]", "0.866 (0.665 to 1.13)", or "0.866" alone.
 _ESTIMATE_RE = re.compile(
-    rf"^\s*(?P<est>{_NUMBER})\s*(?:\(\s*(?P<lo>{_NUMBER})\s*(?:,|;|\bto\b)\s*(?P<hi>{_NUMBER})\s*\))?\s*$"
+    rf"^\s*(?P<est>{_NUMBER})\s*(?:(?P<open>[(\[])\s*(?P<lo>{_NUMBER})\s*{_SEPARATOR}\s*"
+    rf"(?P<hi>{_NUMBER})\s*(?P<close>[)\]]))?\s*$"
 )
+_BRACKETS = {"(": ")", "[": "]"}
+# Sizes a pipeline writes when a group size is not known.
+_UNKNOWN_SIZES = frozenset({"", "na", "n/a", "nr", "not reported", "unknown", "none", "null"})
 _PVALUE_RE = re.compile(
     rf"^\s*(?:p\s*)?(?P<op><=|<|>=|>|=)?\s*(?P<num>{_NUMBER})\s*$", re.IGNORECASE
 )
@@ -47,12 +55,17 @@ def decimals_of(text: str) -> int:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A point estimate with an optional 95% confidence interval, as written."""
+    """A point estimate with an optional 95% confidence interval.
+
+    ``text`` is the normalized form "est (lo, hi)" with the digits as written (so
+    "0.80 [0.70-0.95]" becomes "0.80 (0.70, 0.95)"); ``written`` is the original string.
+    """
 
     value: float
     ci_low: float | None
     ci_high: float | None
     text: str
+    written: str = ""
 
     @property
     def has_interval(self) -> bool:
@@ -65,17 +78,21 @@ def parse_estimate(raw: object) -> Estimate:
         raise ValueError(f"expected a string like \"0.87 (0.67, 1.13)\", got {raw!r}")
     text = str(raw)
     match = _ESTIMATE_RE.match(text)
-    if match is None:
+    if match is None or (match.group("open") is not None
+                         and _BRACKETS[match.group("open")] != match.group("close")):
         raise ValueError(
             f"cannot read {text!r} as an estimate; write \"est (lo, hi)\" such as "
-            "\"0.87 (0.67, 1.13)\", or the estimate alone such as \"-0.4\""
+            "\"0.87 (0.67, 1.13)\" (also read: \"0.87 [0.67-1.13]\", \"0.87 (0.67 to 1.13)\"), "
+            "or the estimate alone such as \"-0.4\""
         )
-    lo, hi = match.group("lo"), match.group("hi")
+    est, lo, hi = match.group("est"), match.group("lo"), match.group("hi")
+    normalized = est if lo is None else f"{est} ({lo}, {hi})"
     estimate = Estimate(
-        value=parse_number(match.group("est")),
+        value=parse_number(est),
         ci_low=parse_number(lo) if lo is not None else None,
         ci_high=parse_number(hi) if hi is not None else None,
-        text=text.strip(),
+        text=normalized.replace("\u2212", "-"),
+        written=text.strip(),
     )
     low, high = estimate.ci_low, estimate.ci_high
     if low is not None and high is not None and low > high:
@@ -161,18 +178,23 @@ def parse_count(raw: object) -> Count:
 
 def parse_percent(raw: object) -> Estimate:
     """Parse a percentage ("30.8" or "30.8%"), optionally with an interval."""
-    if isinstance(raw, str) and "(" in raw:
-        return parse_estimate(raw.replace("%", ""))
+    if isinstance(raw, str) and ("(" in raw or "[" in raw):
+        estimate = parse_estimate(raw.replace("%", ""))
+        return Estimate(estimate.value, estimate.ci_low, estimate.ci_high, estimate.text,
+                        raw.strip())
     text = str(raw)
     match = _PERCENT_RE.match(text)
     if match is None or isinstance(raw, bool):
         raise ValueError(f"cannot read {text!r} as a percentage; write a number such as \"30.8\"")
-    return Estimate(parse_number(match.group("num")), None, None, text.strip())
+    number = match.group("num")
+    return Estimate(parse_number(number), None, None, number.replace("\u2212", "-"),
+                    text.strip())
 
 
 def parse_size(raw: object) -> int | None:
-    """Parse a group size given as an integer, a string ("1,234") or null."""
-    if raw is None:
+    """Parse a group size given as an integer, a string ("1,234"), or null / "NA" / "n/a" /
+    "" (unknown). "1,23" is refused: a thousands separator takes exactly three digits."""
+    if raw is None or (isinstance(raw, str) and raw.strip().lower() in _UNKNOWN_SIZES):
         return None
     if isinstance(raw, bool):
         raise ValueError(f"expected a number of subjects, got {raw!r}")
@@ -185,7 +207,7 @@ def parse_size(raw: object) -> int | None:
     else:
         raise ValueError(
             f"cannot read {raw!r} as a group size; write a whole number such as 1234 "
-            "or \"1234\", or null when it is not reported"
+            "or \"1,234\", or null (or \"NA\") when it is not reported"
         )
     if value < 0:
         raise ValueError(f"group size {raw!r} is negative")

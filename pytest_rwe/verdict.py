@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -61,12 +62,22 @@ class JurorScore:
         return record
 
 
+def majority(jurors: int) -> int:
+    """The smallest number of jurors that is more than half of ``jurors`` (at least 1)."""
+    return max(1, jurors // 2 + 1)
+
+
 @dataclass(frozen=True)
 class CriterionVerdict:
-    """The jury on one criterion: the mean over jurors that answered, and every answer."""
+    """The jury on one criterion: the mean over jurors that answered, and every answer.
+
+    ``quorum`` is how many jurors must answer (score) for the mean to be a verdict; below
+    it the criterion does not pass, whatever the mean (see :meth:`has_quorum`).
+    """
 
     criterion: Criterion
     scores: tuple[JurorScore, ...]
+    quorum: int = 1
 
     @property
     def answered(self) -> tuple[JurorScore, ...]:
@@ -91,14 +102,24 @@ class CriterionVerdict:
         return sum(s.score or 0 for s in answered) / len(answered)
 
     @property
+    def has_quorum(self) -> bool:
+        """Whether at least ``quorum`` jurors answered."""
+        return len(self.answered) >= self.quorum
+
+    @property
+    def missing(self) -> tuple[JurorScore, ...]:
+        """The jurors that gave no score: errors (could not be asked) and abstentions."""
+        return tuple(s for s in self.scores if s.score is None)
+
+    @property
     def unanimous(self) -> bool:
         return (len({s.score for s in self.answered}) <= 1 and self.abstentions == 0
                 and self.errors == 0)
 
     def passes(self, threshold: float) -> bool:
-        """A criterion passes when the mean of the answering jurors reaches the threshold."""
+        """A criterion passes when a quorum answered and their mean reaches the threshold."""
         mean = self.mean
-        return mean is not None and mean >= threshold
+        return mean is not None and self.has_quorum and mean >= threshold
 
     def explain(self, threshold: float | None = None) -> str:
         """A readable account of every juror's answer, for a failing assertion."""
@@ -112,6 +133,12 @@ class CriterionVerdict:
         head = f"{self.criterion}: jury mean {shown}"
         if threshold is not None:
             head += f", threshold {threshold:g}"
+        if not self.has_quorum:
+            missing = ", ".join(f"{s.juror} ({'error' if s.errored else 'abstained'})"
+                                for s in self.missing)
+            head = (f"{self.criterion}: no quorum: {len(self.answered)} of {len(self.scores)} "
+                    f"juror(s) answered, {self.quorum} needed (rwe_quorum), so the jury mean "
+                    f"{shown} is not a verdict; missing: {missing or 'none'}")
         lines = [head]
         for s in self.scores:
             if s.error is not None:
@@ -128,6 +155,8 @@ class CriterionVerdict:
             "mean": self.mean,
             "abstentions": self.abstentions,
             "errors": self.errors,
+            "quorum": self.quorum,
+            "quorum_met": self.has_quorum,
             "jurors": [s.to_record() for s in self.scores],
         }
 
@@ -152,9 +181,25 @@ class Verdict:
     def to_record(self) -> dict[str, Any]:
         return {c: v.to_record() for c, v in self.criteria.items()}
 
+    def with_quorum(self, quorum: int | None = None) -> Verdict:
+        """This verdict with a quorum on every criterion (None: a majority of its jurors)."""
+        return dataclasses.replace(self, criteria={
+            c: dataclasses.replace(v, quorum=majority(len(v.scores)) if quorum is None
+                                   else quorum)
+            for c, v in self.criteria.items()})
+
+    def without_jurors(self, jurors: Collection[str]) -> Verdict:
+        """This verdict without the answers of ``jurors`` (e.g. a model's own vendor)."""
+        if not jurors:
+            return self
+        return dataclasses.replace(self, criteria={
+            c: dataclasses.replace(v, scores=tuple(s for s in v.scores if s.juror not in jurors))
+            for c, v in self.criteria.items()})
+
     @classmethod
-    def from_scores(cls, scores: Sequence[JurorScore]) -> Verdict:
+    def from_scores(cls, scores: Sequence[JurorScore], quorum: int = 1) -> Verdict:
         by_criterion: dict[Criterion, list[JurorScore]] = {c: [] for c in CRITERIA}
         for score in scores:
             by_criterion[score.criterion].append(score)
-        return cls({c: CriterionVerdict(c, tuple(s)) for c, s in by_criterion.items() if s})
+        return cls({c: CriterionVerdict(c, tuple(s), quorum)
+                    for c, s in by_criterion.items() if s})

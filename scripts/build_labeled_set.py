@@ -29,6 +29,7 @@ from pytest_rwe.study import Study, load_folder
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "cases" / "studies"
 OUT = ROOT / "cases" / "golden" / "labeled" / "mutations.jsonl"
+STUDY_LIST = ROOT / "cases" / "golden" / "labeled" / "mutation_studies.txt"
 SEED = 20250613
 ERRORS_PER_STUDY = 4
 
@@ -112,12 +113,22 @@ def render(records: Sequence[dict[str, object]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 
-def load_studies(folder: Path) -> list[Study]:
-    loads = load_folder(folder)
+def listed_studies(path: Path = STUDY_LIST) -> set[str]:
+    """The study ids of ``mutation_studies.txt`` (one per line; ``#`` starts a comment)."""
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text("utf-8").splitlines())
+    return {line for line in lines if line}
+
+
+def load_studies(folder: Path, ids: set[str] | None = None) -> list[Study]:
+    """The listed studies of ``folder`` (default: those of ``mutation_studies.txt``)."""
+    wanted = listed_studies() if ids is None else ids
+    loads = [load for load in load_folder(folder) if load.id in wanted]
     bad = [str(load.error) for load in loads if load.error is not None]
-    if bad:
+    missing = wanted - {load.id for load in loads}
+    if bad or missing:
         raise SystemExit("cannot build the labeled set; fix these study files first:\n"
-                         + "\n".join(bad))
+                         + "\n".join(bad + [f"{i}: listed in {STUDY_LIST.name} but not in "
+                                              f"{folder}" for i in sorted(missing)]))
     return [load.study for load in loads if load.study is not None]
 
 

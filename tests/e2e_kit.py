@@ -25,6 +25,19 @@ STUDIES = (
     "legend_htn_ace_inhibitors_vs_arbs_cardiovascular",
 )
 
+# A fixed slice of the suite for end-to-end figures that must not move as the suite grows:
+# the 39 LEGEND-HTN studies and the first seven published studies the suite had.
+FIXED_SUITE = tuple(sorted(
+    [p.stem for p in SUITE.glob("legend_htn_*.json")] + [
+        "brfss_recent_cannabis_use_myocardial_infarction",
+        "covid_hcq_alone_vs_neither_new_york",
+        "covid_hcq_azithro_vs_no_hcq_veterans",
+        "hospital_shift_work_metabolic_syndrome",
+        "iscgm_t2d_basal_or_oral_therapy_case_series",
+        "rtcgm_initiation_insulin_treated_t2d_hba1c_below_8",
+        "trinetx_cud_pancreatic_cancer_chronic_pancreatitis",
+    ]))
+
 SUITE_TEST = """
 import pytest
 from pytest_rwe import CRITERIA

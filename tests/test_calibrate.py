@@ -177,7 +177,11 @@ def test_cli_offline_with_rules_prints_the_documented_json(
     out = capsys.readouterr().out
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"jurors", "jury", "agreement"}
+    # the rules juror's coverage rides along whenever it is on the jury
+    assert set(data) == {"jurors", "jury", "agreement", "coverage"}
+    coverage = data["coverage"]["builtin/rules"]
+    assert set(coverage) == {"claims", "grounded", "share"}
+    assert 0 < coverage["grounded"] <= coverage["claims"]
     assert set(data["jurors"]) == {"builtin/rules"}
     for criterion in CRITERIA:
         metrics = data["jurors"]["builtin/rules"][criterion]
@@ -315,3 +319,23 @@ def test_unreadable_llm_replies_are_abstentions(sample: Path, tmp_path: Path,
         # the jury is the juror that answered
         assert data["jury"][criterion] == data["jurors"]["builtin/rules"][criterion]
     assert "openai/gpt-4.1-mini abstained 15 time(s)" in captured.err
+
+
+def test_cli_counts_per_origin(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["calibrate", str(sample), "--cases", str(STUDIES), "--jury", "builtin/rules",
+                 "--json", "--by-origin", "--resamples", "50"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    origins = data["by_origin"]
+    lines = [json.loads(line) for line in sample.read_text("utf-8").splitlines()]
+    assert set(origins) == {line.get("origin") or "(none)" for line in lines}
+    total = sum(cell["n"] for per in origins.values() for cell in per.values())
+    assert total == sum(len(line["labels"]) for line in lines)
+    for per in origins.values():
+        for cell in per.values():
+            assert cell["n"] == cell["caught"] + cell["missed"] + cell["passed"] + \
+                cell["false_alarms"] + cell["abstained"]
+    code = main(["calibrate", str(sample), "--cases", str(STUDIES), "--jury", "builtin/rules",
+                 "--by-origin", "--resamples", "50"])
+    out = capsys.readouterr().out
+    assert code == 0 and "false alarms" in out and "coverage" in out

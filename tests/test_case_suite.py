@@ -68,7 +68,7 @@ def test_suite_has_studies_without_a_significant_outcome() -> None:
 
 
 def test_every_study_names_its_source() -> None:
-    locators = {"doi", "pmid", "pmcid", "url", "repository"}
+    locators = {"doi", "pmid", "pmcid", "url", "urls_seen", "repository"}
     for study in _studies():
         source = _source(study)
         assert source.get("title"), f"{study.path}: source.title is missing"

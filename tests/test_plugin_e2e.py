@@ -151,8 +151,16 @@ def test_a_juror_that_cannot_answer_abstains_and_is_counted(
 ) -> None:
     make_suite(pytester, studies=STUDIES[:1], jury="builtin/rules,mumbler/half")
     pytester.makeconftest(BROKEN_JUROR + RECORDER)
+    # by default a criterion needs a majority of the jury (2 of 2): one juror cannot decide
     result = pytester.runpytest(*xdist_args(workers))
-    # the rules juror still decides; the mumbler abstained on two criteria, never scored
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(["*numbers_accurate: no quorum: 1 of 2 juror(s) answered, 2 "
+                                 "needed (rwe_quorum)*missing: mumbler/half (abstained)*"])
+    (record,) = read_records(pytester)
+    assert record["verdict"]["numbers_accurate"]["quorum_met"] is False
+    assert record["badge"] == "red"
+    # with a quorum of one, the rules juror decides; the mumbler abstained, never scored
+    result = pytester.runpytest(*xdist_args(workers), "--rwe-quorum", "1")
     result.assert_outcomes(passed=3)
     (record,) = read_records(pytester)
     verdict = record["verdict"]

@@ -171,3 +171,31 @@ def test_cli_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"{empty}: models: missing" in capsys.readouterr().err
     assert run(["rescore", str(empty), "--weights", "speed=1"]) == 2
     assert "--weights: unknown key 'speed'" in capsys.readouterr().err
+
+
+ZERO = {"models": {
+    "A": {"direction_of_effect": 0.0, "numbers_accurate": 0.0, "completeness": 0.0,
+          "inference_time": 1.00},
+    "B": {"direction_of_effect": 0.0, "numbers_accurate": 0.0, "completeness": 0.0,
+          "inference_time": 1.03},
+}}
+
+
+def test_rescore_of_two_all_zero_models_says_the_criteria_cannot_rank(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "zero.json"
+    path.write_text(json.dumps(ZERO))
+    assert run(["rescore", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["models"]["A"]["normalized"]["direction_of_effect"] is None  # null in JSON
+    assert out["undefined"] == ["direction_of_effect", "numbers_accurate", "completeness"]
+    assert "the ranking rests on inference_time alone" in out["note"]
+    assert run(["rescore", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[5:8] == ["-", "-", "-"]  # the normalized criteria
+    assert "cannot rank them" in lines[-1]
+    # quality only: nothing separates them, so nobody is scored
+    assert run(["rescore", str(path), "--json", "--weights", "inference_time=0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {m["score"] for m in out["models"].values()} == {None}
+    assert out["normalization_defined"] is False

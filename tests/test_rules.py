@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -155,9 +154,9 @@ def test_numbers_in_reads_precision_signs_and_words() -> None:
                       (12.0, 0)]
 
 
-def test_generated_mutations_are_caught_and_fast() -> None:
+def test_generated_mutations_are_caught() -> None:
+    # how fast the juror is, is measured by benchmarks/rules_scaling.py, not here
     rng = random.Random(7)
-    started = time.perf_counter()
     tried: dict[str, int] = {}
     missed: list[tuple[str, str]] = []
     for index in range(150):
@@ -172,4 +171,3 @@ def test_generated_mutations_are_caught_and_fast() -> None:
                 missed.append((mutation.what, mutation.text))
     assert min(tried.values()) > 50
     assert missed == []
-    assert time.perf_counter() - started < 5.0

@@ -125,3 +125,15 @@ def test_a_greater_fall_is_a_fall() -> None:
             "(difference -0.30 percentage points, p = 0.004).")
     assert judge(study, text, "direction_of_effect").score == 1
     assert judge(study, text.replace("fall", "rise"), "direction_of_effect").score == 0
+
+
+def test_coverage_counts_the_claims_left_unjudged() -> None:
+    study = random_study(random.Random(3), 0)
+    grounded = claim_diagnostics(study, summarize(study))
+    assert grounded["claims"] >= 1 and grounded["claims_grounded"] == grounded["claims"]
+    loose = claim_diagnostics(study, "Outcomes were significantly better in the tube group.")
+    assert loose["claims_grounded"] < loose["claims"]
+    pooled = aggregate_claims([grounded, loose])
+    assert pooled["claims"] == grounded["claims"] + loose["claims"]
+    assert pooled["coverage"] == pytest.approx(pooled["claims_grounded"] / pooled["claims"])
+    assert aggregate_claims([])["coverage"] is None

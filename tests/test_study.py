@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,7 @@ def test_folder_keeps_going_past_a_bad_file(tmp_path: Path, cohort_raw: dict[str
     (tmp_path / "b.json").write_text(json.dumps(other), encoding="utf-8")
     (tmp_path / "c.json").write_text("[]", encoding="utf-8")
     (tmp_path / "d.json").write_text(json.dumps(cohort_raw), encoding="utf-8")  # duplicate id
+    os.utime(tmp_path / "d.json", ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
     loads = load_folder(tmp_path)
     assert [load.study is not None for load in loads] == [True, True, False, False]
     assert "one JSON object" in str(loads[2].error)
@@ -95,10 +97,80 @@ def test_folder_keeps_going_past_a_bad_file(tmp_path: Path, cohort_raw: dict[str
 
 
 def test_curated_studies_parse() -> None:
-    # the eight published studies, copied unchanged into the suite (not built by a script)
+    # the published studies curated by hand (not built by a script)
     folder = Path(__file__).resolve().parents[1] / "cases" / "studies"
     loads = [load for load in load_folder(folder)
              if load.study is not None and "built_by" not in load.study.raw["source"]]
-    assert len(loads) == 8
+    assert len(loads) >= 100
     designs = {load.study.design for load in loads if load.study is not None}
     assert designs == {"cohort", "case_series", "cross_sectional"}
+
+
+def test_a_duplicate_id_fails_the_newcomer_and_names_both(
+        tmp_path: Path, cohort_raw: dict[str, object]) -> None:
+    established, newcomer = tmp_path / "zeta.json", tmp_path / "alpha.json"
+    established.write_text(json.dumps(cohort_raw), encoding="utf-8")
+    newcomer.write_text(json.dumps(cohort_raw), encoding="utf-8")
+    # the newcomer sorts first by name but is younger: it is the one that fails
+    os.utime(established, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
+    os.utime(newcomer, ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
+    by_name = {load.path.name: load for load in load_folder(tmp_path)}
+    assert by_name["zeta.json"].study is not None
+    error = str(by_name["alpha.json"].error)
+    assert "alpha.json" in error and "zeta.json" in error and "$.id" in error
+
+
+@pytest.mark.parametrize(("key", "name", "timepoint"), [
+    ("outcome_mortality_bin!OR", "mortality", None),
+    ("outcome_30d_mortality_bin!OR", "mortality", "30d"),
+    ("outcome_2nd_stroke_bin!OR", "2nd stroke", None),
+    ("outcome.mortality_bin!OR", "mortality", None),
+])
+def test_keys_without_a_time_segment_or_a_dot(
+        cohort_raw: dict[str, object], key: str, name: str, timepoint: str | None) -> None:
+    raw = copy.deepcopy(cohort_raw)
+    raw["results"]["outcomes"] = {key: "0.80 [0.70-0.95]"}  # type: ignore[index]
+    (outcome,) = parse_study(raw).outcomes
+    assert (outcome.name, outcome.timepoint, outcome.kind) == (name, timepoint, "bin")
+    assert outcome.effect_measure is Measure.OR and outcome.effect is not None
+    assert outcome.effect.text == "0.80 (0.70, 0.95)"
+
+
+def test_rate_ratios_and_risk_differences(cohort_raw: dict[str, object]) -> None:
+    raw = copy.deepcopy(cohort_raw)
+    raw["results"]["outcomes"] = {  # type: ignore[index]
+        "outcome.infection_bin!IRR": "1.40 (1.10, 1.80)",
+        "outcome.infection_bin!pvalue": "0.006",
+        "outcome.death_bin!RD": "-2.1 (-3.5, -0.7)",
+    }
+    infection, death = parse_study(raw).outcomes
+    assert infection.effect_measure is Measure.IRR and Measure.IRR.is_ratio
+    assert infection.direction == "higher" and infection.significant is True
+    assert death.effect_measure is Measure.RD and Measure.RD.is_difference
+    assert death.direction == "lower"
+
+
+def test_a_ratio_cannot_be_negative(cohort_raw: dict[str, object]) -> None:
+    raw = copy.deepcopy(cohort_raw)
+    raw["results"]["outcomes"] = {"outcome.death_bin!HR": "-0.2 (-0.5, 0.1)"}  # type: ignore[index]
+    with pytest.raises(StudyFileError, match=r"ratio and cannot be zero or negative.*!MD or !RD"):
+        parse_study(raw)
+
+
+def test_picot_as_a_list_says_the_shape_without_internal_names(
+        cohort_raw: dict[str, object]) -> None:
+    raw = copy.deepcopy(cohort_raw)
+    raw["picot"] = ["Adults", "Drug A", "Drug B", "Asthma", "3 years"]
+    with pytest.raises(StudyFileError) as info:
+        parse_study(raw)
+    message = str(info.value)
+    assert '$.picot: expected an object, got list; write an object {"population"' in message
+    assert "_Picot" not in message and "instance" not in message
+
+def test_a_measure_given_twice_is_an_error(cohort_raw: dict[str, object]) -> None:
+    raw = copy.deepcopy(cohort_raw)
+    outcomes = raw["results"]["outcomes"]  # type: ignore[index]
+    key = next(k for k in outcomes if k.endswith("!OR"))
+    outcomes[key[:-2] + "or"] = "0.5 (0.3, 0.9)"  # the same measure in other letters
+    with pytest.raises(StudyFileError, match=r"given twice; keep one"):
+        parse_study(raw)

@@ -24,6 +24,12 @@ from pytest_rwe.values import (
         ("0.87 (0.67; 1.13)", 0.87, 0.67, 1.13),
         ("0.87 (0.67 to 1.13)", 0.87, 0.67, 1.13),
         ("\u22120.4 (\u22120.6, \u22120.2)", -0.4, -0.6, -0.2),
+        ("0.80 [0.70-0.95]", 0.80, 0.70, 0.95),
+        ("0.80 (0.70-0.95)", 0.80, 0.70, 0.95),
+        ("0.80 [0.70, 0.95]", 0.80, 0.70, 0.95),
+        ("0.80 (0.70\u20130.95)", 0.80, 0.70, 0.95),
+        ("-0.5 (-1.2--0.1)", -0.5, -1.2, -0.1),
+        ("-0.5 (-1.2 to -0.1)", -0.5, -1.2, -0.1),
         ("-0.4", -0.4, None, None),
         ("2", 2.0, None, None),
         (1.5, 1.5, None, None),
@@ -35,7 +41,8 @@ def test_estimates(raw: object, value: float, low: float | None, high: float | N
     assert estimate.has_interval is (low is not None)
 
 
-@pytest.mark.parametrize("raw", ["", "abc", "0.8 (0.7,", "0.8 (0.9, 0.7)", None, True, [1]])
+@pytest.mark.parametrize("raw", ["", "abc", "0.8 (0.7,", "0.8 (0.9, 0.7)", None, True, [1],
+                                 "0.8 (0.7, 0.9]", "0.8 [0.7-0.9)", "0.8 (0.7 0.9)"])
 def test_bad_estimates_say_the_expected_form(raw: object) -> None:
     with pytest.raises(ValueError, match=r"est|interval|expected|lower bound"):
         parse_estimate(raw)
@@ -46,6 +53,7 @@ def test_bad_estimates_say_the_expected_form(raw: object) -> None:
     [
         ("0.058", 0.058, "=", False, False),
         ("<0.001", 0.001, "<", True, True),
+        ("<0.05", 0.05, "<", True, True),  # a bound at the level: below it, so significant
         ("< 0.0001", 0.0001, "<", True, True),
         ("1", 1.0, "=", False, False),
         ("0.05", 0.05, "=", False, True),  # p = 0.05: not significant, but must be mentioned
@@ -68,13 +76,29 @@ def test_bad_pvalues(raw: object) -> None:
         parse_pvalue(raw)
 
 
+def test_estimates_are_normalized_and_keep_what_was_written() -> None:
+    estimate = parse_estimate("0.80 [0.70-0.95]")
+    assert (estimate.text, estimate.written) == ("0.80 (0.70, 0.95)", "0.80 [0.70-0.95]")
+    assert parse_estimate("-0.5 (-1.2--0.1)").text == "-0.5 (-1.2, -0.1)"
+    assert parse_estimate("0.87").text == "0.87"
+    assert parse_percent("30.8%").text == "30.8"
+    with_interval = parse_percent("30.8% (20.1%, 41.5%)")
+    assert (with_interval.value, with_interval.ci_low, with_interval.ci_high) == (30.8, 20.1, 41.5)
+    assert with_interval.text == "30.8 (20.1, 41.5)"
+
+
+@pytest.mark.parametrize("raw", ["NA", "n/a", "N/A", "", " ", "NR", "not reported"])
+def test_unknown_sizes_are_none(raw: str) -> None:
+    assert parse_size(raw) is None
+
+
 def test_sizes() -> None:
     assert parse_size("1523") == 1523
     assert parse_size(1498) == 1498
     assert parse_size("36,918") == 36918
     assert parse_size(None) is None
     assert parse_size(12.0) == 12
-    for bad in ("12a", "1.5", -3, True):
+    for bad in ("12a", "1.5", -3, True, "1,23", "12,3456", ",123"):
         with pytest.raises(ValueError, match=r"size|negative|subjects"):
             parse_size(bad)
 
@@ -89,6 +113,8 @@ def test_counts_and_percents() -> None:
         parse_count("4 of 13")
     assert parse_percent("30.8%").value == 30.8
     assert parse_percent("30.8 (20.1, 41.5)").ci_high == 41.5
+    with_signs = parse_percent("30.8% (20.1%, 41.5%)")
+    assert (with_signs.value, with_signs.ci_low, with_signs.ci_high) == (30.8, 20.1, 41.5)
 
 
 def test_baseline_either_order() -> None:

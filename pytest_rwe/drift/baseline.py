@@ -7,7 +7,9 @@ studies keeps each pair together, so study difficulty cancels out. Timings, date
 and the rubric are not compared, so a baseline made on another machine compares cleanly.
 
 ``--rwe-max-drop criterion=value`` fails a model when the whole interval lies below
-``-value``: a drop the studies support, not noise.
+``-value``: a drop the studies support, not noise. No evidence, no pass: it also fails a
+model of the baseline that has no evaluation in this run (absent, every pair errored, no
+study found, no study in common), naming the cause.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pytest_rwe.report.evidence import criterion_value
 from pytest_rwe.settings import SettingsError
 from pytest_rwe.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, paired_diff_ci
 from pytest_rwe.verdict import CRITERIA, check_criterion
@@ -76,9 +79,9 @@ def study_means(report: Mapping[str, Any]) -> StudyMeans:
     for result in report.get("results") or []:
         by_study = sums.setdefault(str(result["model"]), {}).setdefault(str(result["study"]), {})
         for criterion in CRITERIA:
-            mean = ((result.get("criteria") or {}).get(criterion) or {}).get("mean")
+            mean = criterion_value((result.get("criteria") or {}).get(criterion))
             if mean is not None:
-                by_study.setdefault(criterion, []).append(float(mean))
+                by_study.setdefault(criterion, []).append(mean)
     return {model: {study: {c: sum(v) / len(v) for c, v in cell.items()}
                     for study, cell in studies.items()}
             for model, studies in sums.items()}
@@ -135,24 +138,43 @@ def compare_reports(current: Mapping[str, Any], baseline: Mapping[str, Any], *,
     }
 
 
-def drop_failures(comparison: Mapping[str, Any],
-                  max_drop: Mapping[str, float]) -> list[dict[str, Any]]:
-    """Every (model, criterion) whose interval lies entirely below ``-max_drop[criterion]``."""
+def drop_failures(comparison: Mapping[str, Any], max_drop: Mapping[str, float],
+                  causes: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """Every (model, criterion) whose interval lies entirely below ``-max_drop[criterion]``,
+    and every gated one without a comparison: ``cause`` says why (``causes`` gives it per
+    model absent from this run or without an evaluation)."""
+    causes = causes or {}
     failures: list[dict[str, Any]] = []
+    absent = list(comparison.get("models_only_baseline") or [])
+    for model in absent if max_drop else []:
+        cause = causes.get(model) or "no test of this model ran in this run"
+        failures.append({"model": model, "criterion": None, "max_drop": None, "diff": None,
+                         "ci_low": None, "ci_high": None, "worse": [],
+                         "cause": f"a model of the baseline has no evaluation in this run: "
+                                  f"{cause}"})
     for model, cells in comparison["models"].items():
         for criterion, limit in max_drop.items():
             cell = cells.get(criterion)
-            if cell is not None and cell["ci_high"] < -limit:
+            if cell is None:
+                cause = causes.get(model) or (
+                    "no study has a value in both runs (no study in common with the baseline, "
+                    "or no verdict on the shared ones)")
+                failures.append({"model": model, "criterion": criterion, "max_drop": limit,
+                                 "diff": None, "ci_low": None, "ci_high": None, "worse": [],
+                                 "cause": f"nothing to compare: {cause}"})
+            elif cell["ci_high"] < -limit:
                 failures.append({"model": model, "criterion": criterion, "max_drop": limit,
                                  "diff": cell["diff"], "ci_low": cell["ci_low"],
-                                 "ci_high": cell["ci_high"], "worse": cell["worse"]})
+                                 "ci_high": cell["ci_high"], "worse": cell["worse"],
+                                 "cause": None})
     return failures
 
 
 def gate_section(comparison: Mapping[str, Any] | None, max_drop: Mapping[str, float],
-                 missing: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
+                 missing: Sequence[Mapping[str, str]] = (),
+                 causes: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The ``gating`` section of report.json: the comparison, the drop gate, what is missing."""
-    failures = drop_failures(comparison, max_drop) if comparison is not None else []
+    failures = drop_failures(comparison, max_drop, causes) if comparison is not None else []
     return {"baseline": comparison, "max_drop": dict(max_drop), "failures": failures,
             "missing_responses": [dict(m) for m in missing],
             "passed": not failures}

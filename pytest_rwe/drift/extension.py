@@ -27,6 +27,7 @@ from syrupy.data import SnapshotCollection, SnapshotCollections
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from pytest_rwe.drift.profile import VerdictProfile
+from pytest_rwe.redact import path_name
 from pytest_rwe.store_record import slug
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class DriftSnapshotExtension(SingleFileSnapshotExtension):
     def dirname(cls, *, test_location: PyTestLocation) -> str:
         case = case_of(test_location)
         base = cls._base(test_location)
-        return str(base / slug(case.model) if case else base)
+        return str(base / slug(path_name(case.model)) if case else base)
 
     @classmethod
     def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:

@@ -7,10 +7,10 @@ without missing responses look exactly as before.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_rwe import escape
 from pytest_rwe.verdict import CRITERIA
 
 Segment = tuple[str, str | None]
@@ -22,9 +22,7 @@ SHORT = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
 STUDY_LIMIT = 10
 
 
-def _esc(text: object) -> str:
-    value = html.escape(str(text), quote=False)
-    return " ".join(value.replace("|", "\\|").split())
+_esc = escape.markdown
 
 
 def _diff(cell: Mapping[str, Any] | None) -> str:
@@ -110,6 +108,10 @@ def gate_lines(report: Mapping[str, Any]) -> list[Line]:
     lines.append([(f"pytest-rwe baseline gate FAILED (--rwe-max-drop {wanted}); exit status 1:",
                    "red")])
     for failure in gating["failures"]:
+        if failure.get("cause"):
+            what = f"{failure['criterion']}: " if failure.get("criterion") else ""
+            lines.append([(f"  {failure['model']}: {what}{failure['cause']}", "red")])
+            continue
         lines.append([(f"  {failure['model']}: {failure['criterion']} dropped "
                        f"{failure['diff']:+.3f} [{failure['ci_low']:+.3f}, "
                        f"{failure['ci_high']:+.3f}] vs the baseline, beyond "
@@ -151,6 +153,10 @@ def baseline_markdown(report: Mapping[str, Any]) -> list[str]:
         lines.append(f"| `{_esc(model)}` | {n} | " + " | ".join(row) + " |")
     for failure in gating.get("failures") or []:
         lines.append("")
+        if failure.get("cause"):
+            what = f"{failure['criterion']}: " if failure.get("criterion") else ""
+            lines.append(f"- `{_esc(failure['model'])}` {what}{_esc(failure['cause'])}")
+            continue
         lines.append(f"- `{_esc(failure['model'])}` {failure['criterion']} dropped "
                      f"{failure['diff']:+.3f} [{failure['ci_low']:+.3f}, "
                      f"{failure['ci_high']:+.3f}]; worse on: {_esc(_studies(failure['worse']))}")

@@ -5,8 +5,9 @@ bootstrap is seeded per (model, key), so the aggregates do not depend on the ord
 records arrived: a run under ``pytest -n 8`` gives the same numbers as a plain run.
 
 Per study, a model's value of a criterion is its jury mean (averaged over repeats); a study
-where every juror abstained, or where the model wrote no summary, has no value and is left
-out of that mean (``n`` says how many studies count; ``errors`` how many summaries failed).
+where every juror abstained, where fewer jurors than the quorum answered, or where the model
+wrote no summary, has no value and is left out of that mean (``n`` says how many studies
+count; ``errors`` how many summaries failed; ``no_quorum`` how many verdicts lacked one).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe.claims_report import aggregate_claims
+from pytest_rwe.families import same_family_jurors, vendor_family
 from pytest_rwe.report.config import ReportSettings
+from pytest_rwe.report.evidence import criterion_value, min_gate, quorum_met
+from pytest_rwe.report.repeats import repeat_passes, repeat_section
 from pytest_rwe.stats import (
     CI,
     FleissKappa,
@@ -27,9 +31,10 @@ from pytest_rwe.stats import (
     weight_sensitivity,
 )
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
+from pytest_rwe.stats.resolution import Resolution, ranking_resolution
 from pytest_rwe.stats.rubric import RUBRIC_KEYS, RubricResult
 from pytest_rwe.stats.sensitivity import DEFAULT_UPPER
-from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME, Criterion
+from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
 Record = Mapping[str, Any]
 BADGES = ("green", "yellow", "red")
@@ -70,9 +75,9 @@ def per_study_values(records: Sequence[Record]) -> dict[str, dict[str, dict[str,
             str(record["model"]), {key: [] for key in RUBRIC_KEYS})
         verdict = record.get("verdict") or {}
         for criterion in CRITERIA:
-            mean = (verdict.get(criterion) or {}).get("mean")
+            mean = criterion_value(verdict.get(criterion))
             if mean is not None:
-                cell[criterion].append(float(mean))
+                cell[criterion].append(mean)
         summary = record.get("summary")
         if summary and summary.get("latency_s") is not None:
             cell[INFERENCE_TIME].append(float(summary["latency_s"]))
@@ -173,19 +178,6 @@ def badge_grid(records: Sequence[Record]) -> dict[str, dict[str, str]]:
     return grid
 
 
-def gate(criteria: Mapping[str, Mapping[str, Mapping[str, Any]]],
-         minimums: Mapping[Criterion, float]) -> dict[str, Any]:
-    """The ``--rwe-min`` gate: every model's criterion mean must reach its minimum."""
-    failures = []
-    for model, by_criterion in criteria.items():
-        for criterion, minimum in minimums.items():
-            mean = by_criterion[criterion]["mean"]
-            if mean is None or mean < minimum:
-                failures.append({"model": model, "criterion": criterion, "mean": mean,
-                                 "minimum": minimum})
-    return {"minimums": dict(minimums), "passed": not failures, "failures": failures}
-
-
 def _model_stats(model: str, records: Sequence[Record], per_study: Mapping[str, Any],
                  settings: ReportSettings, badges: Mapping[str, Mapping[str, str]]
                  ) -> dict[str, Any]:
@@ -195,9 +187,10 @@ def _model_stats(model: str, records: Sequence[Record], per_study: Mapping[str, 
     for criterion in CRITERIA:
         xs = [float(v[criterion]) for v in values if v[criterion] is not None]
         criteria[criterion] = _ci_dict(_interval(xs, settings, f"{model}:{criterion}"), len(xs))
-        criteria[criterion]["passed"] = sum(
-            1 for r in mine if r.get("verdict") and r["verdict"][criterion]["mean"] is not None
-            and r["verdict"][criterion]["mean"] >= float(r["thresholds"][criterion]))
+        criteria[criterion]["passed"] = sum(1 for r in mine if repeat_passes(r, criterion))
+        cells = [(r.get("verdict") or {}).get(criterion) for r in mine]
+        criteria[criterion]["no_quorum"] = sum(
+            1 for c in cells if c and c.get("mean") is not None and not quorum_met(c))
     times = [float(v[INFERENCE_TIME]) for v in values if v[INFERENCE_TIME] is not None]
     counts = dict.fromkeys(BADGES, 0)
     for by_model in badges.values():
@@ -223,10 +216,35 @@ def _model_stats(model: str, records: Sequence[Record], per_study: Mapping[str, 
     }
 
 
+def self_judging(records: Sequence[Record], models: Sequence[str],
+                 jurors: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Per model with a juror of its own vendor family: those jurors, and which were dropped
+    (``--rwe-exclude-self``) from its pairs."""
+    section: dict[str, dict[str, Any]] = {}
+    for model in models:
+        same = list(same_family_jurors(model, jurors))
+        if not same:
+            continue
+        dropped = sorted({str(j) for r in records if r["model"] == model
+                          for j in r.get("excluded_jurors") or ()})
+        section[model] = {"family": vendor_family(model), "jurors": same, "excluded": dropped}
+    return section
+
+
 def _rubric_fields(result: RubricResult, model: str) -> dict[str, Any]:
     score = result.models[model]
     return {"normalized": dict(score.normalized), "weighted_sum": score.weighted_sum,
             "score": score.score, "rank": score.rank, "missing": list(score.missing)}
+
+
+def _resolution_dict(resolution: Resolution | None) -> dict[str, Any] | None:
+    if resolution is None:
+        return None
+    diff = resolution.difference
+    return {"top": resolution.top, "runner_up": resolution.runner_up,
+            "resolved": resolution.resolved, "difference": diff.mean, "ci_low": diff.low,
+            "ci_high": diff.high, "top_share": resolution.top_share,
+            "resamples": resolution.resamples, "level": resolution.level}
 
 
 def _ci_or_none(ci: CI | None) -> dict[str, float] | None:
@@ -234,11 +252,13 @@ def _ci_or_none(ci: CI | None) -> dict[str, float] | None:
 
 
 def aggregate(records: Sequence[Record], settings: ReportSettings, *,
-              models: Sequence[str] = (), jury: Sequence[str] = ()) -> dict[str, Any]:
+              models: Sequence[str] = (), jury: Sequence[str] = (),
+              no_study: str | None = None) -> dict[str, Any]:
     """Every aggregate section of report.json from the run's records.
 
     ``models`` and ``jury`` give the configured order; models or jurors that only appear in
-    the records follow in sorted order.
+    the records follow in sorted order. The gate covers the configured models too: one with
+    no record fails it (``no_study`` names the cause when the cases folder held none).
     """
     ordered = sorted_records(records)
     names = model_order(ordered, models)
@@ -252,23 +272,32 @@ def aggregate(records: Sequence[Record], settings: ReportSettings, *,
     for m in names:
         stats[m].update(_rubric_fields(rubric, m))
     ranking = [s.model for s in rubric.ranking() if s.rank is not None]
+    resolution = ranking_resolution(per_study, rubric, weights=settings.weights,
+                                    normalize_max=settings.normalize_max,
+                                    resamples=settings.bt_resamples, seed=settings.seed,
+                                    level=settings.level)
 
     bt_section: dict[str, Any] | None = None
     diffs_section: dict[str, Any] | None = None
+    time_weight, tolerance = settings.bt_time_weight, settings.time_tolerance
+    pairwise = {"time_weight": time_weight, "time_tolerance": tolerance}
     if len(names) >= 2:
         bt = bradley_terry(per_study, weights=settings.weights, resamples=settings.bt_resamples,
-                           seed=settings.seed, level=settings.level)
+                           seed=settings.seed, level=settings.level, time_weight=time_weight,
+                           time_tolerance=tolerance)
         for rating in bt.ratings:
             stats[rating.model]["bradley_terry"] = {
                 "rating": rating.rating, "ci_low": rating.low, "ci_high": rating.high,
                 "wins": rating.wins, "comparisons": rating.comparisons}
         bt_section = {"top": bt.top, "studies": bt.studies, "resamples": bt.resamples,
-                      "seed": bt.seed, "level": bt.level, "prior": bt.prior}
+                      "seed": bt.seed, "level": bt.level, "prior": bt.prior,
+                      "criteria": [c for c in CRITERIA if settings.weights[c]], **pairwise}
         top = ranking[0] if ranking else bt.top
         if top is not None:
             diffs = differences_from_top(per_study, top, weights=settings.weights,
                                          resamples=settings.resamples, seed=settings.seed,
-                                         level=settings.level)
+                                         level=settings.level, time_weight=time_weight,
+                                         time_tolerance=tolerance)
             for model, by_key in diffs.items():
                 stats[model]["difference_from_top"] = {k: _ci_or_none(ci)
                                                        for k, ci in by_key.items()}
@@ -284,8 +313,9 @@ def aggregate(records: Sequence[Record], settings: ReportSettings, *,
         "studies": sorted(per_study),
         "models": stats,
         "rubric": {"normalization_defined": rubric.normalization_defined, "note": rubric.note,
-                   "dropped": list(rubric.dropped), "ranking": ranking,
-                   "top": ranking[0] if ranking else None},
+                   "dropped": list(rubric.dropped), "undefined": list(rubric.undefined),
+                   "ranking": ranking, "top": ranking[0] if ranking else None,
+                   "resolution": _resolution_dict(resolution)},
         "agreement": agreement(ordered, jurors),
         "abstentions": abstentions(ordered, names, jurors),
         "juror_errors": juror_errors(ordered, names, jurors),
@@ -298,7 +328,12 @@ def aggregate(records: Sequence[Record], settings: ReportSettings, *,
                   "below": list(s.below) if s.below is not None else None,
                   "above": list(s.above) if s.above is not None else None}
             for key, s in sensitivity.items()},
-        "gate": gate({m: s["criteria"] for m, s in stats.items()}, settings.minimums),
+        "gate": min_gate({m: s["criteria"] for m, s in stats.items()}, settings.minimums,
+                         ordered, models=models, no_study=no_study),
+        "repeats": repeat_section(ordered, names, rule=settings.repeat_rule,
+                                  interval=lambda xs, key: _ci_dict(
+                                      _interval(xs, settings, key), len(xs))),
+        "self_judging": self_judging(ordered, names, [*dict.fromkeys([*jury, *jurors])]),
         "bootstrap": {"resamples": settings.resamples, "level": settings.level,
                       "seed": settings.seed},
         "jurors": jurors,

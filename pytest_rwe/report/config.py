@@ -12,6 +12,7 @@ from pytest_rwe.rescore import parse_criterion_values, parse_weights
 from pytest_rwe.settings import SettingsError, parse_criterion_map
 from pytest_rwe.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES
 from pytest_rwe.stats.bradley_terry import BT_RESAMPLES
+from pytest_rwe.stats.pairwise import TIME_TOLERANCE
 from pytest_rwe.stats.rubric import DEFAULT_WEIGHTS, check_normalize_max, resolve_weights
 from pytest_rwe.verdict import Criterion
 
@@ -29,6 +30,12 @@ class ReportSettings:
     normalize_max: Mapping[str, float] = field(default_factory=dict)
     minimums: Mapping[Criterion, float] = field(default_factory=dict)
     directory: Path | None = None
+    #: Bradley-Terry compares quality only unless this weight is given: then being faster
+    #: by more than ``time_tolerance`` (a share of the slower time) on a study adds it
+    bt_time_weight: float = 0.0
+    time_tolerance: float = TIME_TOLERANCE
+    #: the session's rwe_repeat_rule, recorded in the repeats section
+    repeat_rule: str = "all"
     resamples: int = DEFAULT_RESAMPLES
     bt_resamples: int = BT_RESAMPLES
     level: float = DEFAULT_LEVEL
@@ -36,8 +43,8 @@ class ReportSettings:
 
 
 def build_report_settings(*, weights: str | None = None, normalize_max: str | None = None,
-                          minimums: str | None = None,
-                          directory: Path | None = None) -> ReportSettings:
+                          minimums: str | None = None, directory: Path | None = None,
+                          bt_time_weight: str | None = None) -> ReportSettings:
     """Validate raw ``--rwe-weights``/``--rwe-normalize-max``/``--rwe-min`` text.
 
     Raises :class:`SettingsError` naming the option, the key and the fix.
@@ -58,5 +65,14 @@ def build_report_settings(*, weights: str | None = None, normalize_max: str | No
         raise SettingsError("--rwe-weights: every weight is 0, so nothing is scored; give at "
                             "least one key a positive weight, e.g. direction_of_effect=20")
     gate = parse_criterion_map(minimums, "--rwe-min") if minimums else {}
+    time_weight = 0.0
+    if bt_time_weight:
+        try:
+            time_weight = float(bt_time_weight)
+        except ValueError:
+            time_weight = -1.0
+        if not 0 <= time_weight < float("inf"):
+            raise SettingsError(f"--rwe-bt-time-weight: {bt_time_weight!r} is not a number "
+                                ">= 0; e.g. --rwe-bt-time-weight 3 (0 compares quality only)")
     return ReportSettings(weights=resolved, normalize_max=maxima, minimums=gate,
-                          directory=directory)
+                          directory=directory, bt_time_weight=time_weight)

@@ -11,21 +11,26 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_rwe import escape
 from pytest_rwe.report.html_assets import CSS, ERROR_HOOK, SCRIPT
 from pytest_rwe.report.html_charts import Bar, bar_chart, colour, point_chart
+from pytest_rwe.report.html_findings import FINDINGS_CSS, summary_with_findings
 from pytest_rwe.report.run_section import run_html
-from pytest_rwe.report.terminal import SHORT, fmt, fmt_ci
+from pytest_rwe.report.terminal import (
+    SHORT,
+    bt_basis,
+    fmt,
+    fmt_ci,
+    fmt_norm,
+    resolution_text,
+)
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
-
-def e(value: object) -> str:
-    """HTML-escape any value (quotes too, so it is safe in attributes)."""
-    return html.escape(str(value), quote=True)
+e = escape.html  # HTML-escaped, quotes too (safe in attributes), controls removed
 
 
 def _script_hash(script: str) -> str:
@@ -74,8 +79,8 @@ def _gate(report: Mapping[str, Any]) -> str:
         return f'<div class="banner pass">Quality gate passed ({wanted}).</div>'
     items = "".join(
         f"<li><code>{e(f['model'])}</code>: {e(f['criterion'])} "
-        + ("no score" if f["mean"] is None else f"{f['mean']:.3f}")
-        + f" &lt; {f['minimum']:g}</li>" for f in gate["failures"])
+        + (f"has no evaluation: {e(f.get('cause') or 'no value')}" if f["mean"] is None
+           else f"{f['mean']:.3f} &lt; {f['minimum']:g}") + "</li>" for f in gate["failures"])
     return f'<div class="banner fail">Quality gate failed ({wanted}):<ul>{items}</ul></div>'
 
 
@@ -91,6 +96,9 @@ def _means_table(report: Mapping[str, Any], index: Mapping[str, int]) -> str:
     for name, m in report["models"].items():
         tokens = m["tokens"]
         failed = f' <span class="error">({m["errors"]} failed)</span>' if m["errors"] else ""
+        no_quorum = sum(c.get("no_quorum", 0) for c in m["criteria"].values())
+        if no_quorum:
+            failed += f' <span class="error">({no_quorum} verdicts without quorum)</span>'
         rows.append(
             "<tr>" + _model_cell(name, index)
             + "".join(f'<td class="num">{e(fmt_ci(m["criteria"][c]))}</td>' for c in CRITERIA)
@@ -123,12 +131,16 @@ def _ranking(report: Mapping[str, Any], index: Mapping[str, int]) -> str:
         rows.append(
             "<tr>" + f'<td class="num">{"-" if m["rank"] is None else m["rank"]}</td>'
             + _model_cell(name, index)
-            + "".join(f'<td class="num">{fmt(m["normalized"].get(k))}</td>'
+            + "".join(f'<td class="num">{fmt_norm(m, k)}</td>'
                       for k in (*CRITERIA, INFERENCE_TIME))
             + f'<td class="num"><b>{score}</b></td><td class="num">{e(rating)}</td>'
             + f'<td class="num">{"top" if name == top else e(fmt_ci(diff))}</td></tr>')
     weights = ", ".join(f"{e(k)}={v:g}" for k, v in report["weights"].items())
     note = f'<div class="banner note">Note: {e(rubric["note"])}</div>' if rubric["note"] else ""
+    note += "".join(f'<div class="banner note">{e(text.strip())}</div>'
+                    for text, _ in resolution_text(report))
+    if report.get("bradley_terry"):
+        note += f'<p class="meta">Bradley-Terry: {e(bt_basis(report["bradley_terry"]))}.</p>'
     return (means + "<h2>Ranking</h2>" + note
             + f'<p class="meta">Weighted rubric ({weights}): each mean min-max normalized '
             "across the models (time reversed), weighted, summed and normalized again. "
@@ -193,6 +205,41 @@ def _by_juror(title: str, counts: Mapping[str, Mapping[str, int]]) -> str:
             + "</tr>" + rows + "</table>")
 
 
+def _self_judging(report: Mapping[str, Any]) -> str:
+    section = report.get("self_judging") or {}
+    if not section:
+        return ""
+    items = "".join(
+        f"<li><code>{e(model)}</code> ({e(cell.get('family') or 'same model')}): "
+        + ", ".join(f"<code>{e(j)}</code>" for j in cell["jurors"]) + ": "
+        + ("dropped from its pairs (--rwe-exclude-self)" if cell.get("excluded")
+           else "judges it (--rwe-exclude-self drops such jurors)") + "</li>"
+        for model, cell in section.items())
+    return ('<h2>Self-judging</h2><div class="banner note">A juror of the model\'s own vendor '
+            f"family may favour its output.<ul>{items}</ul></div>")
+
+
+def _repeats(report: Mapping[str, Any]) -> str:
+    section = report.get("repeats")
+    if not section:
+        return ""
+    k = section["repeats"]
+    head = ["model", *(f"{e(c)} pass share / pass^{k}" for c in CRITERIA),
+            f"all criteria pass^{k}", "studies where repeats disagree"]
+    rows = "".join(
+        "<tr>" + f"<td><code>{e(model)}</code></td>"
+        + "".join(f'<td class="num">{e(fmt_ci(cell["criteria"][c]["pass_share"]))} / '
+                  f'{e(fmt_ci(cell["criteria"][c]["pass_all"]))}</td>' for c in CRITERIA)
+        + f'<td class="num">{e(fmt_ci(cell["all_criteria"]["pass_all"]))}</td>'
+        + f'<td class="num">{cell["disagreeing_count"]}</td></tr>'
+        for model, cell in section["models"].items())
+    return (f"<h2>Repeats</h2><p class=\"meta\">{k} summaries per (model, study); "
+            f"rwe_repeat_rule {e(section['rule'])}. Share of repeats passing each criterion, "
+            f"and pass^{k} (every repeat passes), with 95% bootstrap intervals over studies.</p>"
+            "<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>" + rows
+            + "</table>")
+
+
 def _sensitivity(report: Mapping[str, Any]) -> str:
     section = report.get("sensitivity") or {}
     if not section:
@@ -240,7 +287,7 @@ def _result(result: Mapping[str, Any], anchor: str) -> str:
         parts.append(f'<div class="meta">{fmt(summary["latency_s"], "{:.3f}")} s &middot; '
                      f"tokens in/out {tokens}"
                      + (" &middot; replayed" if summary.get("replayed") else "") + "</div>"
-                     f'<div class="summary-text">{e(summary["text"])}</div>')
+                     + summary_with_findings(summary["text"] or "", result["criteria"]))
     if result.get("error"):
         parts.append(f'<div class="error">error: {e(result["error"])}</div>')
     rows = []
@@ -250,14 +297,14 @@ def _result(result: Mapping[str, Any], anchor: str) -> str:
             head = ""
             if k == 0:
                 status = "pass" if cell["passed"] else "FAIL"
+                if not cell.get("quorum_met", True):
+                    status += f" (no quorum: {cell.get('quorum')} needed)"
                 head = (f'<td rowspan="{len(cell["jurors"])}">{e(criterion)}<br>'
                         f'<span class="meta">mean {fmt(cell["mean"])} &middot; {status}'
                         "</span></td>")
-            shown = score if score is not None else (
-                "error" if juror.get("status") == "error" else "abstained")
             rows.append(f"<tr>{head}<td><code>{e(juror['juror'])}</code></td>"
                         f'<td class="score-{"none" if score is None else score}">'
-                        f"{shown}</td>"
+                        f"{juror.get('status', 'abstained') if score is None else score}</td>"
                         f'<td class="explanation">{e(juror["explanation"])}</td></tr>')
     if rows:
         parts.append("<table><tr><th>criterion</th><th>juror</th><th>score</th>"
@@ -294,14 +341,15 @@ def render_html(report: Mapping[str, Any]) -> str:
     index = {m: j for j, m in enumerate(models)}
     body = "".join([
         _header(report), _gate(report), _ranking(report, index), _charts(report, index),
-        _agreement(report), _sensitivity(report), _grid(report, models),
+        _self_judging(report), _repeats(report), _agreement(report), _sensitivity(report),
+        _grid(report, models),
         _drilldown(report, models), run_html(report)])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>pytest-rwe report</title><script>{ERROR_HOOK}</script>"
-        f"<style>{CSS}</style></head><body>"
+        f"<style>{CSS}{FINDINGS_CSS}</style></head><body>"
         '<div id="rwe-errors"></div>'
         f"{body}<script>{SCRIPT}</script></body></html>\n"
     )

@@ -1,19 +1,20 @@
 """report.md: the run in GitHub-flavoured Markdown, for a pull-request comment or
 ``$GITHUB_STEP_SUMMARY``. Rendered from the report dict (pure).
 
-Model output and names are escaped (HTML special characters, table pipes, line breaks),
-since GitHub renders inline HTML: a summary cannot inject markup into the comment.
+Model output and names are escaped (terminal control sequences removed, HTML special
+characters, table pipes, line breaks), since GitHub renders inline HTML: a summary cannot
+inject markup into the comment, nor drive the terminal of whoever prints the file.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_rwe import escape
 from pytest_rwe.drift.render import baseline_markdown
 from pytest_rwe.report.run_section import run_markdown
-from pytest_rwe.report.terminal import SHORT, fmt, fmt_ci
+from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -24,10 +25,7 @@ EXPLANATION_LIMIT = 300
 DETAIL_LIMIT = 30
 
 
-def esc(text: object) -> str:
-    """Text safe inside a Markdown table cell: HTML-escaped, pipes escaped, one line."""
-    value = html.escape(str(text), quote=False)
-    return " ".join(value.replace("|", "\\|").split())
+esc = escape.markdown  # no control characters, HTML-escaped, pipes escaped, one line
 
 
 def _row(cells: list[str]) -> str:
@@ -69,7 +67,46 @@ def _ranking(report: Mapping[str, Any]) -> list[str]:
                      "rank).")
     elif rubric.get("note"):
         lines.append(f"\n> Note: {esc(rubric['note'])}")
+    for text, _ in resolution_text(report):
+        lines.append(f"\n> {esc(text.strip())}")
+    if report.get("bradley_terry"):
+        lines.append(f"\nBradley-Terry: {esc(bt_basis(report['bradley_terry']))}.")
     return lines
+
+
+def _self_judging(report: Mapping[str, Any]) -> list[str]:
+    section = report.get("self_judging") or {}
+    if not section:
+        return []
+    lines = ["### Self-judging", "",
+             "A juror of the model's own vendor family may favour its output.", ""]
+    for model, cell in section.items():
+        jurors = ", ".join(f"`{esc(j)}`" for j in cell["jurors"])
+        what = ("dropped from its pairs (`--rwe-exclude-self`)" if cell.get("excluded")
+                else "judges it (`--rwe-exclude-self` drops such jurors)")
+        lines.append(f"- `{esc(model)}` ({esc(cell.get('family') or 'same model')}): "
+                     f"{jurors}: {what}")
+    return [*lines, ""]
+
+
+def _repeats(report: Mapping[str, Any]) -> list[str]:
+    section = report.get("repeats")
+    if not section:
+        return []
+    k = section["repeats"]
+    header = ["model", *(f"{SHORT[c]} pass share / pass^{k}" for c in CRITERIA),
+              f"all criteria pass^{k}", "studies where repeats disagree"]
+    rows = []
+    for model, cell in section["models"].items():
+        rows.append([f"`{esc(model)}`",
+                     *(f"{fmt_ci(cell['criteria'][c]['pass_share'])} / "
+                       f"{fmt_ci(cell['criteria'][c]['pass_all'])}" for c in CRITERIA),
+                     fmt_ci(cell["all_criteria"]["pass_all"]),
+                     str(cell["disagreeing_count"])])
+    return ["### Repeats", "",
+            f"{k} summaries per (model, study); `rwe_repeat_rule` {esc(section['rule'])}. Share "
+            f"of repeats passing each criterion, and pass^{k} (every repeat passes), over "
+            "studies with 95% bootstrap intervals.", "", *_table(header, rows), ""]
 
 
 def _agreement(report: Mapping[str, Any]) -> list[str]:
@@ -137,8 +174,12 @@ def _gate(report: Mapping[str, Any]) -> list[str]:
         return [f"**Quality gate passed** ({wanted})."]
     lines = [f"**Quality gate failed** ({wanted}):", ""]
     for f in gate["failures"]:
-        mean = "no score" if f["mean"] is None else f"{f['mean']:.3f}"
-        lines.append(f"- `{esc(f['model'])}`: {f['criterion']} {mean} < {f['minimum']:g}")
+        if f["mean"] is None:
+            lines.append(f"- `{esc(f['model'])}`: {f['criterion']} has no evaluation: "
+                         f"{esc(f.get('cause') or 'no value')}")
+            continue
+        lines.append(f"- `{esc(f['model'])}`: {f['criterion']} {f['mean']:.3f} < "
+                     f"{f['minimum']:g}")
     return lines
 
 
@@ -181,7 +222,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     ]
     gate = _gate(report)
     body = [*head, *([*gate, ""] if gate else []), *baseline_markdown(report),
-            *_ranking(report), "",
+            *_ranking(report), "", *_self_judging(report), *_repeats(report),
             "### Jury agreement", "", *_agreement(report), "", *_claims(report),
             "### Badges", "",
             *_badges(report), *_failures(report), "", *run_markdown(report)]

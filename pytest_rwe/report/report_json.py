@@ -17,9 +17,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_rwe.redact import KEY_VARIABLES, redact
+from pytest_rwe import escape
+from pytest_rwe.redact import redact_deep
 from pytest_rwe.report.aggregate import Record, aggregate, juror_status, sorted_records
 from pytest_rwe.report.config import ReportSettings
+from pytest_rwe.report.evidence import quorum_met
+from pytest_rwe.report.repeats import repeat_passes
 from pytest_rwe.verdict import CRITERIA
 
 SCHEMA = "pytest-rwe/report"
@@ -42,17 +45,17 @@ def utc_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def redact_deep(value: Any, environ: Mapping[str, str] | None = None) -> Any:
-    """``value`` with every string (keys included) redacted."""
-    if environ is None:  # read once: a report has tens of thousands of strings
-        environ = {name: os.environ[name] for name in KEY_VARIABLES if name in os.environ}
-    if isinstance(value, str):
-        return redact(value, environ)
-    if isinstance(value, Mapping):
-        return {redact(str(k), environ): redact_deep(v, environ) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [redact_deep(v, environ) for v in value]
-    return value
+def _juror_entry(juror: Mapping[str, Any]) -> dict[str, Any]:
+    """A juror's answer; the rules juror's ``findings`` and the ``quotes`` (and
+    ``misquotes``) of an LLM juror's explanation when the record has them."""
+    entry = {"juror": juror["juror"], "score": juror["score"],
+             "explanation": juror.get("explanation", ""),
+             # scored, abstained (answered unreadably) or error (could not be asked)
+             "status": juror_status(juror), "error": juror.get("error")}
+    for key in ("findings", "quotes", "misquotes"):
+        if key in juror:
+            entry[key] = juror[key]
+    return entry
 
 
 def result_entry(record: Record) -> dict[str, Any]:
@@ -68,13 +71,11 @@ def result_entry(record: Record) -> dict[str, Any]:
         threshold = thresholds.get(criterion)
         criteria[criterion] = {
             "mean": mean, "threshold": threshold,
-            "passed": mean is not None and threshold is not None and mean >= threshold,
+            "passed": repeat_passes(record, criterion),
             "abstentions": cell.get("abstentions", 0),
             "errors": cell.get("errors", 0),
-            "jurors": [{"juror": j["juror"], "score": j["score"],
-                        "explanation": j.get("explanation", ""),
-                        "status": juror_status(j), "error": j.get("error")}
-                       for j in cell["jurors"]],
+            "quorum": cell.get("quorum"), "quorum_met": quorum_met(cell),
+            "jurors": [_juror_entry(j) for j in cell["jurors"]],
         }
     summary = record.get("summary")
     return {
@@ -89,6 +90,8 @@ def result_entry(record: Record) -> dict[str, Any]:
             "output_tokens": summary.get("output_tokens"),
             "replayed": summary.get("replayed")},
         "criteria": criteria,
+        "excluded_jurors": list(record.get("excluded_jurors") or []),
+        "self_jurors": list(record.get("self_jurors") or []),
     }
 
 
@@ -97,17 +100,19 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
                  thresholds: Mapping[str, float] | None = None,
                  prompts: Mapping[str, Any] | None = None,
                  meta: Mapping[str, Any] | None = None,
+                 no_study: str | None = None,
                  run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The whole report: run description, aggregates, and every result; redacted.
 
     ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
-    values; the plugin passes the real ones). ``run`` is the run section (calls, retries,
-    429s, each endpoint's concurrency: :meth:`pytest_rwe.progress.Progress.run_section`).
+    values; the plugin passes the real ones). ``no_study`` is why the run found no study.
+    ``run`` is the run section (calls, retries, 429s, each endpoint's concurrency:
+    :meth:`pytest_rwe.progress.Progress.run_section`).
     """
     from pytest_rwe import __version__
 
     meta = dict(meta or {})
-    sections = aggregate(records, settings, models=models, jury=jury)
+    sections = aggregate(records, settings, models=models, jury=jury, no_study=no_study)
     report: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
@@ -132,6 +137,8 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "abstentions": sections["abstentions"],
         "juror_errors": sections["juror_errors"],
         "badges": sections["badges"],
+        "repeats": sections["repeats"],
+        "self_judging": sections["self_judging"],
         "gate": sections["gate"],
         "results": [result_entry(r) for r in sorted_records(records)],
         "run": dict(run) if run is not None else None,
@@ -141,8 +148,9 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
 
 
 def dumps(report: Mapping[str, Any]) -> str:
-    """report.json text: indented, UTF-8, NaN rejected (JSON has none)."""
-    return json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """report.json text: indented, UTF-8, NaN rejected (JSON has none), C1 controls escaped."""
+    return escape.json_text(json.dumps(report, indent=2, ensure_ascii=False,
+                                       allow_nan=False)) + "\n"
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -45,6 +45,15 @@ def fmt_ci(cell: Mapping[str, Any] | None, pattern: str = "{:.2f}") -> str:
             f"{pattern.format(cell['ci_high'])}]")
 
 
+def fmt_norm(model: Mapping[str, Any], key: str) -> str:
+    """A normalized value: "-" when undefined (every model has the same mean), "n/a" when
+    the model has none (not scored)."""
+    normalized = model.get("normalized") or {}
+    if key not in normalized:
+        return "n/a"
+    return "-" if normalized[key] is None else f"{normalized[key]:.2f}"
+
+
 def table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[Line]:
     """Left-aligned columns; the first row is the header."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -55,7 +64,11 @@ def table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[Line]:
 def _means(report: Mapping[str, Any]) -> list[Line]:
     rows = [["model", "n", *CRITERIA, "time/summary (s)"]]
     for name, model in report["models"].items():
-        n = str(model["studies"]) + (f" ({model['errors']} failed)" if model["errors"] else "")
+        notes = [f"{model['errors']} failed"] if model["errors"] else []
+        no_quorum = sum(c.get("no_quorum", 0) for c in model["criteria"].values())
+        if no_quorum:
+            notes.append(f"{no_quorum} without quorum")
+        n = str(model["studies"]) + (f" ({', '.join(notes)})" if notes else "")
         rows.append([name, n, *(fmt_ci(model["criteria"][c]) for c in CRITERIA),
                      fmt_ci(model[INFERENCE_TIME], "{:.3f}")])
     level = round(100 * report["bootstrap"]["level"])
@@ -84,7 +97,7 @@ def _rubric(report: Mapping[str, Any]) -> list[Line]:
         top = (report.get("differences_from_top") or {}).get("top")
         rows.append([
             "-" if model["rank"] is None else str(model["rank"]), name,
-            *(fmt(model["normalized"].get(k)) for k in (*CRITERIA, INFERENCE_TIME)),
+            *(fmt_norm(model, k) for k in (*CRITERIA, INFERENCE_TIME)),
             fmt(None if model["score"] is None else 100 * model["score"], "{:.1f}%"),
             "n/a" if not bt else fmt_ci({"mean": bt["rating"], "ci_low": bt["ci_low"],
                                          "ci_high": bt["ci_high"]}, "{:.0f}"),
@@ -93,7 +106,38 @@ def _rubric(report: Mapping[str, Any]) -> list[Line]:
     lines += table(rows)
     if rubric.get("note"):
         lines.append([(f"  note: {rubric['note']}", "yellow")])
+    lines += [[(text, colour)] for text, colour in resolution_text(report)]
+    bt = report.get("bradley_terry")
+    if bt:
+        lines.append([(f"  Bradley-Terry: {bt_basis(bt)}", None)])
     return lines
+
+
+def resolution_text(report: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """Whether the top two models' scores are apart beyond bootstrap noise."""
+    res = (report.get("rubric") or {}).get("resolution")
+    if not res:
+        return []
+    level = round(100 * res["level"])
+    detail = (f"score difference {100 * res['difference']:+.1f} points "
+              f"[{100 * res['ci_low']:+.1f}, {100 * res['ci_high']:+.1f}] ({level}% bootstrap "
+              f"over studies, {res['resamples']} resamples); {res['top']} alone on top in "
+              f"{100 * res['top_share']:.0f}% of them")
+    if res["resolved"]:
+        return [(f"  ranking resolved: {res['top']} ahead of {res['runner_up']}: {detail}",
+                 None)]
+    return [(f"  ranking NOT resolved: {res['top']} and {res['runner_up']} are within "
+             f"bootstrap noise: {detail}", "yellow")]
+
+
+def bt_basis(bt: Mapping[str, Any]) -> str:
+    """What the Bradley-Terry comparisons count."""
+    criteria = ", ".join(SHORT.get(c, c) for c in bt.get("criteria") or CRITERIA)
+    if not bt.get("time_weight"):
+        return f"per-study comparisons of quality only ({criteria}); time not counted"
+    return (f"per-study comparisons of quality ({criteria}) plus time weight "
+            f"{bt['time_weight']:g} for taking less than "
+            f"{100 * (1 - bt['time_tolerance']):.0f}% of the other's time")
 
 
 def _excludes_zero(cell: Mapping[str, Any] | None) -> str:
@@ -197,6 +241,51 @@ def _sensitivity(report: Mapping[str, Any]) -> list[Line]:
     return lines
 
 
+def _self_judging(report: Mapping[str, Any]) -> list[Line]:
+    section = report.get("self_judging") or {}
+    lines: list[Line] = []
+    for model, cell in section.items():
+        jurors = ", ".join(cell["jurors"])
+        family = cell.get("family") or "the same model"
+        if cell.get("excluded"):
+            what = (f"dropped from its pairs (--rwe-exclude-self): "
+                    f"{', '.join(cell['excluded'])}")
+            colour = None
+        else:
+            what = "judges it (use --rwe-exclude-self to drop such jurors)"
+            colour = "yellow"
+        lines.append([("self-judging: ", "bold"),
+                      (f"{model} is judged by its own vendor family ({family}): {jurors}; "
+                       f"{what}", colour)])
+    return lines
+
+
+def _repeats(report: Mapping[str, Any]) -> list[Line]:
+    section = report.get("repeats")
+    if not section:
+        return []
+    k = section["repeats"]
+    lines: list[Line] = [[(f"repeats ({k} per study; rwe_repeat_rule {section['rule']}): share "
+                           f"of repeats passing, and pass^{k} (every repeat passes) "
+                           "[95% bootstrap]:", "bold")]]
+    for model, cell in section["models"].items():
+        parts = [f"{SHORT[c]} {fmt_ci(v['pass_share'])} pass^{k} {fmt_ci(v['pass_all'])}"
+                 for c, v in cell["criteria"].items()]
+        every = fmt_ci(cell["all_criteria"]["pass_all"])
+        lines.append([(f"  {model}: " + "; ".join(parts) + f"; all criteria pass^{k} {every}",
+                       None)])
+        if cell["disagreeing_count"]:
+            shown = ", ".join(
+                f"{d['study']} ("
+                + ", ".join(f"{SHORT[c]} {n}/{d['repeats']}" for c, n in d["passed"].items()
+                            if 0 < n < d["repeats"]) + ")"
+                for d in cell["disagreeing"][:5])
+            more = cell["disagreeing_count"] - min(5, len(cell["disagreeing"]))
+            lines.append([(f"    repeats disagree on {cell['disagreeing_count']} studies: "
+                           f"{shown}" + (f", and {more} more" if more > 0 else ""), "yellow")])
+    return lines
+
+
 def _claims(report: Mapping[str, Any]) -> list[Line]:
     parts = []
     for model, stats in report["models"].items():
@@ -222,8 +311,11 @@ def render_summary(report: Mapping[str, Any]) -> list[Line]:
     head = (f"pytest-rwe: {len(report['studies'])} studies x {models} model"
             f"{'s' if models != 1 else ''}, jury {', '.join(report['jury'])}")
     lines: list[Line] = [[(head, "bold")]]
-    for part in (_means, _rubric, _differences, _agreement, _claims, _badges, _sensitivity,
-                 baseline_lines, run_lines):
+    if not report["models"]:
+        return [*lines, [("  no evaluation in this run: nothing to report (see the gate below)",
+                          "red")], *baseline_lines(report)]
+    for part in (_means, _rubric, _differences, _agreement, _self_judging, _claims, _repeats,
+                 _badges, _sensitivity, baseline_lines, run_lines):
         lines += part(report)
     return lines
 
@@ -244,7 +336,10 @@ def _min_gate(report: Mapping[str, Any]) -> list[Line]:
     lines: list[Line] = [[(f"pytest-rwe quality gate FAILED (--rwe-min {wanted}); exit status 1:",
                            "red")]]
     for failure in gate["failures"]:
-        mean = "no score" if failure["mean"] is None else f"mean {failure['mean']:.3f}"
-        lines.append([(f"  {failure['model']}: {failure['criterion']} {mean} < minimum "
-                       f"{failure['minimum']:g}", "red")])
+        if failure["mean"] is None:
+            lines.append([(f"  {failure['model']}: {failure['criterion']} has no evaluation: "
+                           f"{failure.get('cause') or 'no value'}", "red")])
+            continue
+        lines.append([(f"  {failure['model']}: {failure['criterion']} mean "
+                       f"{failure['mean']:.3f} < minimum {failure['minimum']:g}", "red")])
     return lines

@@ -12,10 +12,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis, Claim, analyze
-from pytest_rwe.rules.index import StudyIndex, build_index, outcome_field
+from pytest_rwe.rules.index import StudyIndex, build_index
 from pytest_rwe.rules.numbers import check_numbers
 from pytest_rwe.rules.text import Span
-from pytest_rwe.study import Outcome, Study
+from pytest_rwe.rules.truth import Fact, has_pvalues
+from pytest_rwe.study import Study
 from pytest_rwe.verdict import Criterion, check_criterion
 
 __all__ = ["Finding", "RulesVerdict", "analyze", "judge", "judge_all"]
@@ -54,68 +55,114 @@ def _finding(span: Span, field: str, message: str) -> Finding:
     return Finding(span.quote, span.start, span.end, field, message)
 
 
-def _effect_field(outcome: Outcome) -> str:
-    measure = outcome.effect_measure
-    return outcome_field(outcome, measure.value if measure else "*")
+def _effect_field(fact: Fact) -> str:
+    return f"results.outcomes[{json.dumps(fact.key + '!' + (fact.measure or '*'))}]"
 
 
-def _shown(outcome: Outcome) -> str:
-    effect, measure = outcome.effect, outcome.effect_measure
-    text = f"{measure.value if measure else ''} {effect.text if effect else ''}".strip()
-    if outcome.p is not None:
-        text += f", p = {outcome.p.text}" if outcome.p.operator == "=" else f", p {outcome.p.text}"
-    return text
-
-
-def _direction_findings(study: Study, analysis: Analysis) -> list[Finding]:
-    findings: list[Finding] = []
-    for claim in analysis.claims:
-        outcome = claim.outcome
-        if claim.baseline or claim.direction in (None, "null") or outcome.direction is None:
-            continue
-        span = claim.cue or claim.mention.span
-        quote = _quote_around(analysis, claim)
-        who = " (read from the comparator's side)" if claim.flipped else ""
-        if claim.direction != outcome.direction:
-            actual = ("no difference" if outcome.direction == "none"
-                      else f"{outcome.direction} in the intervention group")
-            findings.append(_finding(quote, _effect_field(outcome), (
-                f"calls {outcome.name} {claim.direction} in the intervention group{who}, but "
-                f"the study reports {_shown(outcome)}: {actual}")))
-        elif claim.significant is not False and outcome.p is not None \
-                and not outcome.p.significant:
-            # An effect stated without "non-significant" asserts a difference the results
-            # do not support; "no significant difference" is the acceptable wording.
-            what = "a significant" if claim.significant else "an effect:"
-            findings.append(_finding(quote, outcome_field(outcome, "pvalue"), (
-                f"calls {outcome.name} {what} {span.quote.lower()}, but p = "
-                f"{outcome.p.text} is not below 0.05")))
-    return findings
+def _p_field(fact: Fact) -> str:
+    return f"results.outcomes[{json.dumps(fact.key + '!pvalue')}]"
 
 
 def _quote_around(analysis: Analysis, claim: Claim) -> Span:
-    spans = [claim.mention.span] + ([claim.cue] if claim.cue else [])
+    spans = ([claim.mention.span] if claim.mention else []) + ([claim.cue] if claim.cue else [])
     start, end = min(s.start for s in spans), max(s.end for s in spans)
     return Span(start, end, analysis.text[start:end])
 
 
+def _direction_findings(analysis: Analysis) -> list[Finding]:
+    findings: list[Finding] = []
+    for claim in analysis.claims:
+        outcome = claim.outcome
+        if outcome is None or not claim.grounded or claim.baseline:
+            continue
+        fact = analysis.facts.get(outcome.key)
+        if fact is None or fact.direction is None:
+            continue
+        quote = _quote_around(analysis, claim)
+        cue = claim.cue.quote.lower() if claim.cue else ""
+        if claim.direction in ("higher", "lower"):
+            who = " (read from the comparator's side)" if claim.flipped else ""
+            if claim.direction != fact.direction:
+                actual = ("no difference" if fact.direction == "none"
+                          else f"{fact.direction} in the intervention group")
+                findings.append(_finding(quote, _effect_field(fact), (
+                    f"calls {outcome.name} {claim.direction} in the intervention group{who}, "
+                    f"but the study reports {fact.shown()}: {actual}")))
+            elif not claim.hedged and fact.significant is False:
+                # An effect stated without "non-significant" asserts a difference the results
+                # do not support; "no significant difference" is the acceptable wording.
+                what = "a significant" if claim.significant else "an effect:"
+                findings.append(_finding(quote, _p_field(fact), (
+                    f"calls {outcome.name} {what} {cue}, but p = {fact.p_text} is not "
+                    "below 0.05")))
+        elif claim.direction is None and claim.significant is True and claim.cue is not None \
+                and not claim.hedged and fact.significant is False:
+            findings.append(_finding(quote, _p_field(fact), (
+                f"calls {outcome.name} significantly {cue}, but p = {fact.p_text} is not "
+                "below 0.05")))
+    return findings
+
+
+def _status(claim: Claim) -> str:
+    """How a claim reports its outcome: difference, null, nonsig or bare (a name, numbers)."""
+    if claim.direction == "null":
+        return "null"
+    if claim.direction in ("higher", "lower"):
+        # "a higher risk, though not significant" still mentions it as a higher risk
+        return "difference"
+    if claim.significant is False:
+        return "nonsig"
+    if claim.significant is True or claim.cue is not None:
+        return "difference"
+    return "bare"
+
+
+def _tabular(text: str) -> bool:
+    """A table fragment ("X | 24.6 | 27.1 | 0.04"): rows the juror cannot read as prose."""
+    return "|" in text or text.count("\n") >= 2
+
+
 def _completeness_findings(study: Study, analysis: Analysis) -> list[Finding]:
     findings: list[Finding] = []
-    for outcome in study.outcomes:
-        if not outcome.must_report:
+    named = {o.key: o for o in study.outcomes}
+    loose = [c for c in analysis.claims if c.outcome is None and not c.baseline]
+    # Claims naming no outcome may be about one the juror did not recognize: then it does not
+    # say an outcome is missing. With one outcome, a claim about nothing named ("there was no
+    # significant difference between the groups") can only be about that outcome.
+    sole = len(named) == 1
+    unsure = [c for c in loose if not c.generic or sole] or _tabular(analysis.text)
+    by_outcome: dict[str, list[Claim]] = {}
+    for claim in analysis.claims:
+        if claim.outcome is not None and not claim.baseline:
+            by_outcome.setdefault(claim.outcome.key, []).append(claim)
+    for key, fact in analysis.facts.items():
+        outcome = named.get(key)
+        if outcome is None or not fact.must_report:
             continue
-        claims = [c for c in analysis.claims if c.outcome.key == outcome.key and not c.baseline]
-        if any(c.direction != "null" for c in claims):
+        claims = by_outcome.get(key, [])
+        if not claims and sole:
+            claims = [c for c in loose if c.generic]
+        statuses = {_status(c) for c in claims}
+        if statuses & {"difference", "bare"}:
             continue
-        field = outcome_field(outcome, "pvalue")
         if claims:
-            findings.append(_finding(claims[0].mention.span, field, (
-                f"{outcome.name} has p = {outcome.p.text if outcome.p else '?'} but is "
-                "described as no difference")))
-        else:
-            findings.append(Finding("", 0, 0, field, (
-                f"{outcome.name} ({_shown(outcome)}) has p <= 0.05 and is not mentioned")))
+            said = ("as not significant" if "nonsig" in statuses and "null" not in statuses
+                    else "as no difference")
+            first = claims[0]
+            span = first.mention.span if first.mention else (first.cue or Span(0, 0, ""))
+            findings.append(_finding(span, _p_field(fact), (
+                f"{outcome.name} has p = {fact.p_text} but is described {said}")))
+        elif not unsure:
+            findings.append(Finding("", 0, 0, _p_field(fact), (
+                f"{outcome.name} ({fact.shown()}) has p <= 0.05 and is not mentioned")))
     return findings
+
+
+def _coverage(analysis: Analysis) -> str:
+    grounded, total = analysis.coverage()
+    if total == grounded:
+        return ""
+    return f" ({grounded} of {total} claims grounded; the others are not judged)"
 
 
 _CACHE: OrderedDict[tuple[int, str], tuple[Study, Analysis, StudyIndex]] = OrderedDict()
@@ -145,17 +192,17 @@ def judge(study: Study, summary: str, criterion: Criterion | str) -> RulesVerdic
                     for f in check_numbers(study, index, analysis)]
         ok = "every number in the summary matches a number of the study"
     elif criterion == "completeness":
-        if not study.has_pvalues:
+        if not has_pvalues(analysis.facts):
             return RulesVerdict(criterion, 1, "the study reports no p-values, so no outcome "
                                 "must be reported", ())
         findings = _completeness_findings(study, analysis)
-        required = sum(1 for o in study.outcomes if o.must_report)
+        required = sum(1 for f in analysis.facts.values() if f.must_report)
         ok = (f"all {required} outcomes with p <= 0.05 are reported as differences" if required
-              else "no outcome has p <= 0.05")
+              else "no outcome has p <= 0.05") + _coverage(analysis)
     else:
-        findings = _direction_findings(study, analysis)
-        stated = sum(1 for c in analysis.claims if c.direction in ("higher", "lower"))
-        ok = f"all {stated} stated directions agree with the estimates"
+        findings = _direction_findings(analysis)
+        stated = sum(1 for c in analysis.grounded if c.direction in ("higher", "lower"))
+        ok = f"all {stated} stated directions agree with the estimates" + _coverage(analysis)
     if not findings:
         return RulesVerdict(criterion, 1, ok, ())
     return RulesVerdict(criterion, 0, "; ".join(f.render() for f in findings), tuple(findings))

@@ -7,12 +7,15 @@ checked against p-values, an estimate only against estimates and intervals.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pytest_rwe.rules.text import numbers_in
+from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Measure, Outcome, Study
 
 Kind = Literal["effect", "p", "size", "baseline", "text", "count", "percent", "derived"]
@@ -56,6 +59,10 @@ def timepoint_numbers(timepoint: str | None) -> list[float]:
     return out
 
 
+_DURATION = re.compile(r"\s*(days?|weeks?|months?|years?)\b", re.IGNORECASE)
+_DAYS = {"da": 1.0, "we": 7.0, "mo": 365.25 / 12, "ye": 365.25}
+
+
 def _ratio_derivations(outcome: Outcome, value: float, field: str) -> list[Entry]:
     # "HR 0.76" may be written "24% lower"; "HR 2.72" as "172% higher" or "2.7-fold".
     return [Entry(round((1 - value) * 100, 10), "derived", field, outcome.key, f"1 - {value:g}"),
@@ -64,12 +71,46 @@ def _ratio_derivations(outcome: Outcome, value: float, field: str) -> list[Entry
 
 @dataclass
 class StudyIndex:
-    """The numbers of one study, grouped by kind."""
+    """The numbers of one study: every entry, and lookups by kind, value and outcome."""
 
     entries: list[Entry]
+    _by_kind: dict[str, tuple[list[float], list[Entry]]] = field(default_factory=dict)
+    _by_outcome: dict[str, list[Entry]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        grouped: dict[str, list[Entry]] = {}
+        for entry in self.entries:
+            grouped.setdefault(entry.kind, []).append(entry)
+            if entry.outcome is not None:
+                self._by_outcome.setdefault(entry.outcome, []).append(entry)
+        for kind, entries in grouped.items():
+            entries.sort(key=lambda e: e.value)
+            self._by_kind[kind] = ([e.value for e in entries], entries)
 
     def of_kind(self, *kinds: Kind) -> list[Entry]:
-        return [e for e in self.entries if e.kind in kinds]
+        out: list[Entry] = []
+        for kind in kinds:
+            out += self._by_kind.get(kind, ([], []))[1]
+        return out
+
+    def near(self, kinds: Iterable[str], low: float, high: float) -> list[Entry]:
+        """The entries of ``kinds`` whose value lies in [low, high] (a sorted lookup)."""
+        out: list[Entry] = []
+        for kind in kinds:
+            values, entries = self._by_kind.get(kind, ([], []))
+            out += entries[bisect.bisect_left(values, low):bisect.bisect_right(values, high)]
+        return out
+
+    def of_outcomes(self, keys: Iterable[str], *kinds: Kind) -> list[Entry]:
+        """The entries of these outcomes (of ``kinds``, or all)."""
+        out: list[Entry] = []
+        for key in keys:
+            out += [e for e in self._by_outcome.get(key, ()) if not kinds or e.kind in kinds]
+        return out
+
+    @property
+    def kinds(self) -> list[str]:
+        return list(self._by_kind)
 
 
 def build_index(study: Study) -> StudyIndex:
@@ -84,13 +125,15 @@ def build_index(study: Study) -> StudyIndex:
         entries.append(Entry(float(total), "derived", "results.intervention_size + control_size",
                              None, f"{total}"))
     for name, base in study.baseline.items():
-        field = f"results.baseline_differences[{json.dumps(name)}]"
+        field_name = f"results.baseline_differences[{json.dumps(name)}]"
         for value in (base.control, base.intervention):
-            entries.append(Entry(value, "baseline", field, None, base.text))
+            entries.append(Entry(value, "baseline", field_name, None, base.text))
         diff = base.intervention - base.control
-        entries.append(Entry(round(abs(diff), 10), "derived", field, None, f"difference {diff:g}"))
+        entries.append(Entry(round(abs(diff), 10), "derived", field_name, None,
+                             f"difference {diff:g}"))
+    facts = read_facts(study)
     for outcome in study.outcomes:
-        _outcome_entries(outcome, entries)
+        _outcome_entries(outcome, facts.get(outcome.key), entries)
         for value in timepoint_numbers(outcome.timepoint):
             entries.append(Entry(value, "text", outcome_field(outcome, "*"), outcome.key,
                                  outcome.timepoint or ""))
@@ -99,51 +142,70 @@ def build_index(study: Study) -> StudyIndex:
                                  outcome.key, outcome.name))
     texts = {"question": study.question}
     texts.update({f"picot.{k}": v for k, v in study.picot.items()})
-    for field, text in texts.items():
+    for field_name, text in texts.items():
         for number in numbers_in(text):
-            entries.append(Entry(abs(number.value), "text", field, None, number.span.quote))
+            entries.append(Entry(abs(number.value), "text", field_name, None, number.span.quote))
             if number.scale != 1.0:
-                entries.append(Entry(abs(number.value) * number.scale, "text", field, None,
+                entries.append(Entry(abs(number.value) * number.scale, "text", field_name, None,
                                      number.span.quote))
-    _counts(study, entries)
+            # a duration may be written in another unit: "896 days" as "about 2.5 years"
+            unit = _DURATION.match(text[number.span.end:])
+            if unit is not None:
+                days = abs(number.value) * _DAYS[unit.group(1).lower()[:2]]
+                for per in _DAYS.values():
+                    if abs(days / per - abs(number.value)) > 1e-9:
+                        entries.append(Entry(round(days / per, 10), "derived", field_name, None,
+                                             f"{number.span.quote}{unit.group(0)}"))
+    _counts(study, facts, entries)
     return StudyIndex(entries)
 
 
-def _outcome_entries(outcome: Outcome, entries: list[Entry]) -> None:
-    for measure, estimate in outcome.estimates.items():
-        field = outcome_field(outcome, measure.value)
-        kind: Kind = "percent" if measure is Measure.PCT else "effect"
-        values = [(estimate.value, "point"), (estimate.ci_low, "ci"), (estimate.ci_high, "ci")]
-        for value, role in values:
+def _outcome_entries(outcome: Outcome, fact: Fact | None, entries: list[Entry]) -> None:
+    """An outcome's estimate, interval and p-value as the juror reads them (``fact``), and
+    its descriptive count and percentage."""
+    if fact is not None and fact.measure is not None and fact.point is not None:
+        field_name = outcome_field(outcome, fact.measure)
+        ratio = fact.is_ratio
+        for value, role in ((fact.point, "point"), (fact.low, "ci"), (fact.high, "ci")):
             if value is None:
                 continue
-            entries.append(Entry(value, kind, field, outcome.key, estimate.text, role))
-            if measure is Measure.MD or measure is Measure.PCT:
-                entries.append(Entry(abs(value), kind, field, outcome.key, estimate.text, role))
-            if measure.is_ratio:
-                entries.extend(_ratio_derivations(outcome, value, field))
+            entries.append(Entry(value, "effect", field_name, outcome.key, fact.estimate_text,
+                                 role))
+            if not ratio:
+                entries.append(Entry(abs(value), "effect", field_name, outcome.key,
+                                     fact.estimate_text, role))
+            else:
+                entries.extend(_ratio_derivations(outcome, value, field_name))
+    pct = outcome.estimates.get(Measure.PCT)
+    if pct is not None:
+        field_name = outcome_field(outcome, Measure.PCT.value)
+        for value, role in ((pct.value, "point"), (pct.ci_low, "ci"), (pct.ci_high, "ci")):
+            if value is not None:
+                entries.append(Entry(value, "percent", field_name, outcome.key, pct.text, role))
+                entries.append(Entry(abs(value), "percent", field_name, outcome.key, pct.text,
+                                     role))
     if outcome.count is not None:
-        field = outcome_field(outcome, "N")
+        field_name = outcome_field(outcome, "N")
         count = outcome.count
-        entries += [Entry(float(count.events), "count", field, outcome.key, count.text),
-                    Entry(float(count.total), "count", field, outcome.key, count.text),
-                    Entry(count.percent, "percent", field, outcome.key, count.text),
-                    Entry(float(count.total - count.events), "count", field, outcome.key,
+        entries += [Entry(float(count.events), "count", field_name, outcome.key, count.text),
+                    Entry(float(count.total), "count", field_name, outcome.key, count.text),
+                    Entry(count.percent, "percent", field_name, outcome.key, count.text),
+                    Entry(float(count.total - count.events), "count", field_name, outcome.key,
                           count.text),
-                    Entry(100 - count.percent, "percent", field, outcome.key, count.text)]
-    if outcome.p is not None:
-        entries.append(Entry(outcome.p.value, "p", outcome_field(outcome, "pvalue"), outcome.key,
-                             outcome.p.text))
+                    Entry(100 - count.percent, "percent", field_name, outcome.key, count.text)]
+    if fact is not None and fact.p is not None:
+        entries.append(Entry(fact.p, "p", outcome_field(outcome, "pvalue"), outcome.key,
+                             fact.p_text))
 
 
-def _counts(study: Study, entries: list[Entry]) -> None:
+def _counts(study: Study, facts: dict[str, Fact], entries: list[Entry]) -> None:
     """Counts a summary may state: "two groups", "three of the five outcomes"."""
     effects = [o for o in study.outcomes if o.effect is not None or o.count is not None]
-    significant = [o for o in study.outcomes if o.significant]
+    significant = [f for f in facts.values() if f.significant]
     counts = {len(study.outcomes), len(effects), len(significant),
               len(study.outcomes) - len(significant), len(study.baseline), 2,
-              sum(1 for o in significant if o.direction == "higher"),
-              sum(1 for o in significant if o.direction == "lower")}
+              sum(1 for f in significant if f.direction == "higher"),
+              sum(1 for f in significant if f.direction == "lower")}
     counts |= {len({o.timepoint for o in study.outcomes if o.timepoint})}
     for count in counts:
         entries.append(Entry(float(count), "derived", "counts of outcomes and groups", None,

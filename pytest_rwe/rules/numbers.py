@@ -8,13 +8,22 @@ another outcome is caught; a group size is checked against the group it is writt
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 
+from pytest_rwe.rules.approximate import (
+    HEDGE_TOLERANCE,
+    Approximation,
+    approximations_in,
+    candidate_values,
+)
 from pytest_rwe.rules.claims import Analysis
-from pytest_rwe.rules.index import Entry, StudyIndex, matches
-from pytest_rwe.rules.text import NumberMention, Span, numbers_in, stem
+from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
+from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
+from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
 _P_CONTEXT = re.compile(r"\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is|:)?\s*(?:[<>≤≥=]=?\s*)?$"
@@ -38,25 +47,8 @@ _CI_RE = re.compile(r"\b(?:CI|confidence\s+interval)\s*(?:[:=,]|\bof\b|\bwas\b|\
 _SIZE_AFTER = re.compile(r"^\s*(?:new\s+)?(?:patients|participants|subjects|individuals|people|"
                          r"adults|users|veterans|respondents|persons|women|men|children|"
                          r"initiators|employees|cases)\b", re.IGNORECASE)
-_BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",
-                                      "people", "adults", "users", "were", "was", "in", "the",
-                                      "on", "receiving", "received", "taking", "treated", "with",
-                                      "who", "using", "initiating", "started", "starting", "new",
-                                      "of", "group", "arm"])
-_BEFORE_BRIDGE = frozenset(stem(w) for w in [
-    "users", "patients", "participants", "subjects", "group", "arm", "numbered", "included",
-    "totalled", "totaled", "was", "were", "of", ":", "=", ","])
 _NULL_TALK = re.compile(r"\b(?:cross|crosses|crossed|crossing|includ\w*|span\w*|null|unity|"
                         r"overlap\w*|exclud\w*)\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class NumberFinding:
-    """A number the study does not support, and why."""
-
-    span: Span
-    field: str
-    message: str
 
 
 def _role(text: str, number: NumberMention, clause: Span | None) -> str:
@@ -91,10 +83,16 @@ def _context(text: str, number: NumberMention, clause: Span | None) -> str:
 def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[NumberFinding]:
     """Every written number that no study number supports at the precision written."""
     text = analysis.text
+    numbers = Numbers(text, numbers_in(text))
+    approximations = approximations_in(text)
+    in_words = [a.span for a in approximations]
+    mention_starts = [m.span.start for m in analysis.mentions]
     mentioned_anywhere = {m.outcome.key for m in analysis.mentions}
     findings: list[NumberFinding] = []
     previous: tuple[NumberMention, str] | None = None
-    for number in numbers_in(text):
+    for number in numbers.items:
+        if number.is_word and any(s.start <= number.span.start < s.end for s in in_words):
+            continue  # "four in five": read as a share below
         clause = analysis.clause_of(number.span.start)
         span = clause[2] if clause else None
         context = _context(text, number, span)
@@ -105,36 +103,72 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         previous = (number, context)
         if _accepted_anyway(text, number, span):
             continue
-        local, strict = _local_outcomes(analysis, number)
+        local, strict = _local_outcomes(analysis, mention_starts, number)
         role = _role(text, number, span) if context == "effect" else ""
         problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict)
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
-        swapped = _size_swap(study, analysis, number) or _baseline_swap(study, analysis, number)
+        swapped = (size_swap(study, analysis, numbers, number)
+                   or baseline_swap(study, analysis, numbers, number))
         if swapped is not None:
             findings.append(swapped)
-    return findings
+    for approximation in approximations:
+        finding = _check_approximation(analysis, index, mention_starts, approximation)
+        if finding is not None:
+            findings.append(finding)
+    return sorted(findings, key=lambda f: f.span.start)
 
 
-def _local_outcomes(analysis: Analysis, number: NumberMention) -> tuple[set[str], bool]:
+def _sentence_mentions(analysis: Analysis, mention_starts: list[int], char: int
+                       ) -> list[Mention]:
+    lo, hi = analysis.sentence_of(char)
+    if hi <= lo:
+        return []
+    start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
+    return analysis.mentions[bisect.bisect_left(mention_starts, start):
+                             bisect.bisect_right(mention_starts, end)]
+
+
+def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: NumberMention
+                    ) -> tuple[set[str], bool]:
     """The outcomes a number is written for: those named since the last ")" before it.
 
     The second value is True when that is certain: the number directly follows the full
     names of its outcomes ("hypokalemia (HR 2.72"), so a value of any other outcome is wrong.
+    A bound after "all", "both" or "each" ("all had p < 0.001") is for every outcome the
+    sentence names.
     """
-    lo, hi = analysis.sentence_of(number.span.start)
-    in_sentence = [m for m in analysis.mentions if lo <= m.positions[0] < hi]
-    before = [m for m in in_sentence if m.span.end <= number.span.start]
-    if not before:
+    in_sentence = _sentence_mentions(analysis, mention_starts, number.span.start)
+    # mentions are in text order: those before the number are a prefix of the sentence's
+    cut = _prefix(in_sentence, number.span.start)
+    while cut and in_sentence[cut - 1].span.end > number.span.start:
+        cut -= 1
+    if not cut or _ALL_BEFORE.search(analysis.text[max(0, number.span.start - 24):
+                                                   number.span.start]):
         return {m.outcome.key for m in in_sentence}, False
-    start = analysis.tokens[lo].start if hi > lo else 0
+    lo, _hi = analysis.sentence_of(number.span.start)
+    start = analysis.tokens[lo].start if analysis.tokens else 0
     close = analysis.text.rfind(")", start, number.span.start)
-    segment = [m for m in before if m.span.start > close]
-    chosen = segment or before
+    segment = in_sentence[_prefix(in_sentence, close + 1):cut]
+    chosen = segment or in_sentence[:cut]
     strict = bool(segment) and all(m.full for m in segment) and bool(
         re.fullmatch(r"[^()]*\([^()]*", analysis.text[segment[-1].span.end:number.span.start]))
     return {m.outcome.key for m in chosen}, strict
+
+
+def _prefix(mentions: list[Mention], char: int) -> int:
+    lo, hi = 0, len(mentions)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if mentions[mid].span.start < char:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+_ALL_BEFORE = re.compile(r"\b(?:all|both|each|every|either)\b[^.;()]{0,16}$", re.IGNORECASE)
 
 
 def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> bool:
@@ -148,13 +182,35 @@ def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> b
         _NULL_TALK.search(clause.quote))
 
 
+def _tolerance(number: NumberMention, value: float) -> float:
+    """How far a written number may be from a study value: half a unit of its last digit;
+    a hedged number ("about 0.9") also HEDGE_TOLERANCE of the value, whichever is wider."""
+    tolerance = 0.5 * 10.0 ** (-number.decimals) + 1e-9
+    if number.hedged:
+        tolerance = max(tolerance, HEDGE_TOLERANCE * abs(value) + 1e-9)
+    return float(tolerance)
+
+
 def _fits(number: NumberMention, entry: Entry) -> bool:
     written = number.value * number.scale
-    decimals = number.decimals
-    if number.hedged and abs(written - entry.value) <= 0.1 * abs(entry.value):
-        return True  # "roughly 25% lower" for 24% and 27%
-    return matches(written, decimals, entry.value) or (
-        number.scale != 1.0 and matches(number.value, decimals, entry.value))
+    if number.hedged and abs(written - entry.value) <= _tolerance(number, entry.value):
+        return True
+    return matches(written, number.decimals, entry.value) or (
+        number.scale != 1.0 and matches(number.value, number.decimals, entry.value))
+
+
+def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:
+    """The entries of ``kinds`` a number could fit (a sorted lookup, then the exact test)."""
+    written = number.value * number.scale
+    reach = 0.5 * 10 ** (-number.decimals) + 1e-9
+    if number.decimals == 0 and abs(written) >= 1000:
+        reach = max(reach, 0.5 * abs(written))  # "37,000": rounded to its last non-zero digit
+    if number.hedged:
+        reach = max(reach, 2 * HEDGE_TOLERANCE * abs(written))
+    found = index.near(kinds, written - reach, written + reach)
+    if number.scale != 1.0:
+        found += index.near(kinds, number.value - reach, number.value + reach)
+    return [e for e in found if _fits(number, e)]
 
 
 def _pvalue_fits(number: NumberMention, entry: Entry) -> bool:
@@ -165,16 +221,19 @@ def _pvalue_fits(number: NumberMention, entry: Entry) -> bool:
     return _fits(number, entry)
 
 
+_EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")
+
+
 def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
            local: set[str], mentioned: set[str], role: str = "", strict: bool = False
            ) -> tuple[str, str] | None:
     written = number.span.quote
     if context in ("p", "effect"):
-        kinds = ("p",) if context == "p" else ("effect", "percent", "derived")
+        kinds: tuple[Kind, ...] = ("p",) if context == "p" else _EFFECT_KINDS
         fit = _pvalue_fits if context == "p" else _fits
-        pool = [e for e in index.of_kind(*kinds) if e.outcome is not None]
+        bound = context == "p" and number.operator in ("<", "<=", ">", ">=")
         if local:
-            own = [e for e in pool if e.outcome in local]
+            own = index.of_outcomes(local, *kinds)
             if any(fit(number, e) for e in own if not role or e.role in (role, "")):
                 return None
             moved = [e for e in own if fit(number, e)]
@@ -182,7 +241,13 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
                 what = "point estimate" if role == "point" else "confidence limit"
                 return (moved[0].field, f"{written} is written as the {what}, but in "
                         f"{moved[0].field} = {moved[0].shown} it is not")
-            elsewhere = [e for e in pool if e.outcome not in local and fit(number, e)
+            if bound and own:
+                # a bound must hold for the outcome it is written for, whatever others have
+                return (own[0].field, f"p {number.operator} {written} does not hold: "
+                        f"{own[0].field} = {own[0].shown}")
+            elsewhere = [e for e in (_all_p(index) if context == "p" else
+                                     _near(index, number, kinds))
+                         if e.outcome is not None and e.outcome not in local and fit(number, e)
                          and (not role or e.role in (role, ""))]
             if elsewhere and (strict or all(e.outcome in mentioned for e in elsewhere)):
                 names = sorted({_name(study, k) for k in local})
@@ -191,8 +256,9 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
                         f"of {', '.join(names)} named in the same sentence")
             if elsewhere and not strict:
                 return None
-        elif any(fit(number, e) for e in pool):
+        elif _fits_any(index, number, context, fit, kinds):
             return None
+        pool = [e for e in index.of_kind(*kinds) if e.outcome is not None]
         if context == "p":
             nearest = _nearest(number, pool if not local else
                                [e for e in pool if e.outcome in local])
@@ -206,19 +272,53 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
                     + (f" ({nearest.field} = {nearest.shown})" if nearest else ""))
         # An estimate-like number may still be a plain study number (a size, a baseline value).
     if context == "effect":
-        pool = [e for e in index.entries if e.kind in ("baseline", "size") or (
-            e.kind == "derived" and e.field.startswith("results.baseline"))]
+        candidates = [e for e in _near(index, number, ("baseline", "size", "derived"))
+                      if e.kind != "derived" or e.field.startswith("results.baseline")]
     elif number.is_percent:
-        pool = [e for e in index.entries if e.kind != "p"]
+        candidates = _near(index, number, [k for k in index.kinds if k != "p"])
     else:
-        pool = index.entries
-    if any(_fits(number, e) for e in pool) or any(
-            number.operator and _pvalue_fits(number, e) for e in index.of_kind("p")):
+        candidates = _near(index, number, index.kinds)
+    if candidates or (number.operator and any(_pvalue_fits(number, e) for e in _all_p(index))):
         return None
     nearest = _nearest(number, [e for e in index.entries if e.kind != "derived"])
     return (nearest.field if nearest else "study",
             f"{written} matches no number of the study at the precision written" +
             (f" (nearest: {nearest.field} = {nearest.shown})" if nearest else ""))
+
+
+def _fits_any(index: StudyIndex, number: NumberMention, context: str,
+              fit: Callable[[NumberMention, Entry], bool], kinds: tuple[Kind, ...]) -> bool:
+    """With no outcome named near it, a p-value or an estimate of any outcome will do."""
+    if context == "p":
+        return any(fit(number, e) for e in _all_p(index))
+    return any(e.outcome is not None for e in _near(index, number, kinds))
+
+
+def _all_p(index: StudyIndex) -> list[Entry]:
+    return [e for e in index.of_kind("p") if e.outcome is not None]
+
+
+def _check_approximation(analysis: Analysis, index: StudyIndex, mention_starts: list[int],
+                         approximation: Approximation) -> NumberFinding | None:
+    """"twice the risk of X" against X's ratio; nothing when no outcome is named near it."""
+    mentions = _sentence_mentions(analysis, mention_starts, approximation.span.start)
+    if not mentions:
+        return None
+    after = [m for m in mentions if m.span.start >= approximation.span.end]
+    mention = after[0] if after and after[0].span.start - approximation.span.end < 60 else (
+        [m for m in mentions if m.span.end <= approximation.span.start] or after)[-1]
+    fact = analysis.facts.get(mention.outcome.key)
+    ratios = [fact.point] if fact is not None and fact.is_ratio and fact.point is not None else []
+    percents = [e.value for e in index.of_outcomes([mention.outcome.key], "percent")]
+    values = candidate_values(approximation, ratios, percents)
+    if not values or any(approximation.admits(v) for v in values):
+        return None
+    field = (f"results.outcomes[{json.dumps(fact.key + '!' + (fact.measure or '*'))}]"
+             if fact is not None else "results.outcomes")
+    shown = fact.shown() if fact is not None else ""
+    return NumberFinding(approximation.span, field, (
+        f'"{approximation.span.quote}" means {approximation.describe()}, but the study '
+        f"reports {shown} for {mention.outcome.name}"))
 
 
 def _nearest(number: NumberMention, pool: list[Entry]) -> Entry | None:
@@ -229,143 +329,3 @@ def _nearest(number: NumberMention, pool: list[Entry]) -> Entry | None:
 
 def _name(study: Study, key: str) -> str:
     return next((o.name for o in study.outcomes if o.key == key), key)
-
-
-def _size_swap(study: Study, analysis: Analysis, number: NumberMention) -> NumberFinding | None:
-    """A group size written for the other group ("chlorthalidone (n = 693,337)")."""
-    sizes = {"intervention": study.intervention_size, "control": study.control_size}
-    if None in sizes.values() or sizes["intervention"] == sizes["control"] or number.decimals:
-        return None
-    written = number.value * number.scale
-    own = next((g for g, s in sizes.items() if s is not None and matches(written, 0, s)), None)
-    if own is None or number.scale != 1.0 or _in_list(analysis.text, number):
-        return None  # "A and B users (735,657 and 206,570)": the order is the reader's to map
-    group = _group_of(analysis, number)
-    if group is None or group == own:
-        return None
-    field = f"results.{own}_size"
-    return NumberFinding(number.span, field, (
-        f"{number.span.quote} is written for the {group} group, but it is {field} "
-        f"(the {group} group has {sizes[group]:,})"))
-
-
-def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
-    clause = analysis.clause_of(number.span.start)
-    if clause is None:
-        return None
-    lo, hi, span = clause
-    tokens = analysis.tokens
-    at = next((i for i in range(lo, hi) if tokens[i].start >= number.span.start), hi)
-    refs = [g for g in analysis.groups if lo <= g.position < hi]
-    before = [g for g in refs if g.position < at]
-    after = [g for g in refs if g.position > at]
-    prefix = analysis.text[max(span.start, number.span.start - 8):number.span.start]
-    last = before[-1] if before else None
-    last_end = max(last.end, last.position) if last else -1
-    if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE):
-        # "chlorthalidone (n = 36,918)": the group named right before the parenthesis.
-        return last.group if last and at - last_end <= 6 else None
-    if after:
-        gap = range(at + 1, after[0].position)
-        if len(gap) <= 4 and all(tokens[i].norm in _BRIDGE for i in gap):
-            return after[0].group
-    if last and not last.comparison and at - last_end <= 4 and all(
-            tokens[i].norm in _BEFORE_BRIDGE for i in range(last_end + 1, at)):
-        return last.group  # "chlorthalidone users numbered 36,918"
-    return None
-
-
-_ORDER_RE = re.compile(r"\b(intervention|treated|exposed|control|comparator|unexposed)\s*"
-                       r"(?:group\s*)?(?:vs\.?|versus|and|/|compared\s+with)\s*"
-                       r"(intervention|treated|exposed|control|comparator|unexposed)\b",
-                       re.IGNORECASE)
-_PAIR_GAP = re.compile(r"^\s*%?\s*(?:vs\.?|versus|and|compared\s+with|against|/)\s*$",
-                       re.IGNORECASE)
-
-
-def _baseline_sides(study: Study, number: NumberMention) -> list[tuple[str, str, str]]:
-    """(characteristic, the group whose value it is, the other group) for a baseline value
-    the number fits on one side only."""
-    written = number.value * number.scale
-    sides = []
-    for name, base in study.baseline.items():
-        fits_i = matches(written, number.decimals, base.intervention)
-        fits_c = matches(written, number.decimals, base.control)
-        if fits_i != fits_c:
-            sides.append((name, "intervention" if fits_i else "control",
-                          "control" if fits_i else "intervention"))
-    return sides
-
-
-def _declared_order(analysis: Analysis, number: NumberMention) -> tuple[str, str] | None:
-    """The group order a "X vs Y" pair of values is written in, when the sentence says it:
-    "(intervention vs control)", or "in A vs B" with A and B the two groups."""
-    lo, hi = analysis.sentence_of(number.span.start)
-    if hi <= lo:
-        return None
-    start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
-    words = {"treated": "intervention", "exposed": "intervention", "comparator": "control",
-             "unexposed": "control"}
-    match = _ORDER_RE.search(analysis.text, start, end)
-    if match is not None:
-        first, second = (words.get(g.lower(), g.lower()) for g in match.groups())
-        if first != second:
-            return first, second
-    return None
-
-
-def _baseline_swap(study: Study, analysis: Analysis, number: NumberMention
-                   ) -> NumberFinding | None:
-    """A baseline value written for the other group ("85.0 in the control group" when 85.0
-    is the intervention group's value, or an "X vs Y" pair in the reverse of its order)."""
-    sides = _baseline_sides(study, number)
-    if len(sides) != 1 or number.hedged:
-        return None
-    name, own, _other = sides[0]
-    base = study.baseline[name]
-    field = f"results.baseline_differences[{json.dumps(name)}]"
-    # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order only
-    group = (_pair_group(study, analysis, number, name) if _in_list(analysis.text, number)
-             else _group_of(analysis, number))
-    if group is None or group == own:
-        return None
-    return NumberFinding(number.span, field, (
-        f"{number.span.quote} is written for the {group} group, but in {field} = "
-        f"{base.text!r} it is the {own} group's value"))
-
-
-def _pair_group(study: Study, analysis: Analysis, number: NumberMention, name: str
-                ) -> str | None:
-    """The group of a value in an "A vs B" pair of one characteristic, in a declared order."""
-    order = _declared_order(analysis, number)
-    if order is None:
-        return None
-    numbers = numbers_in(analysis.text)
-    at = next((i for i, n in enumerate(numbers) if n.span.start == number.span.start), None)
-    if at is None:
-        return None
-    for partner, position in ((at + 1, 0), (at - 1, 1)):
-        if not 0 <= partner < len(numbers):
-            continue
-        left, right = (number, numbers[partner]) if position == 0 else (numbers[partner], number)
-        if not _PAIR_GAP.match(analysis.text[left.span.end:right.span.start]):
-            continue
-        # the partner must be a value of the same characteristic for the pair to be read
-        if any(n == name for n, _, _ in _baseline_sides(study, numbers[partner])):
-            return order[position]
-    return None
-
-
-_LIST_GAP = re.compile(r"^\s*%?\s*(?:/|,|;|and|or|vs\.?|versus|to)\s*$", re.IGNORECASE)
-
-
-def _in_list(text: str, number: NumberMention) -> bool:
-    """The number is one of several written together: "X and Y", "X vs Y", "X/Y"."""
-    numbers = numbers_in(text)
-    at = next((i for i, n in enumerate(numbers) if n.span.start == number.span.start), None)
-    if at is None:
-        return False
-    before = numbers[at - 1] if at > 0 else None
-    after = numbers[at + 1] if at + 1 < len(numbers) else None
-    return bool((before and _LIST_GAP.match(text[before.span.end:number.span.start]))
-                or (after and _LIST_GAP.match(text[number.span.end:after.span.start])))

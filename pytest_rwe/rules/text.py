@@ -10,8 +10,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 # Words, numbers (with thousands separators and decimals) and single symbols.
+# A word may carry digits and a hyphenated number ("HbA1c", "IL-2", "COVID-19", "FEV1").
+# Capitals joined by hyphens are one abbreviation ("WMFT-FAS", "CXDT-HFG").
 _TOKEN_RE = re.compile(
-    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+|[A-Za-z][A-Za-z0-9']*|[^\sA-Za-z0-9]"
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.\u00b7]\d+)?|\.\d+|[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)+\b"
+    r"|[\u03b1-\u03c9\u0391-\u03a9]-[^\W\d_][\w']*"
+    r"|[^\W\d_][\w']*(?:-\d+[^\W_]*)*|[^\s\w]|_"
 )
 
 
@@ -68,6 +72,7 @@ _SYNONYMS: dict[str, str] = {
     "admit": "hospital", "hospitaliz": "hospital", "hospitalis": "hospital", "inpati": "hospital",
     "infarct": "infarction", "tumor": "cancer", "tumour": "cancer", "malign": "cancer",
     "neoplasm": "cancer", "over": "above", "exceed": "above", "under": "below",
+    "above": "above", "below": "below",
     "aged": "age", "old": "age", "women": "female", "woman": "female", "men": "male",
     "man": "male", "ischaem": "ischem", "haemorrhag": "hemorrhag", "oedema": "edema",
     "anaemia": "anemia", "glycated": "hba1c", "hemoglobin": "hba1c", "a1c": "hba1c",
@@ -142,7 +147,13 @@ def normalize_phrase(text: str) -> list[str]:
     text = _THRESHOLD_RE.sub(" above ", text)
     text = _BELOW_RE.sub(" below ", text)
     out: list[str] = []
-    for raw in re.findall(r"\d+(?:\.\d+)?|[A-Za-z][A-Za-z0-9]*", text):
+    for match in _TOKEN_RE.finditer(text):
+        raw = match.group(0)
+        if not raw[0].isalnum():
+            continue
+        if raw[0].isdigit():
+            out.append(raw.replace(",", ""))
+            continue
         lowered = _abbreviation(raw)
         for part in _EXPANSIONS.get(lowered, (lowered,)):
             out.append(stem(part))
@@ -160,7 +171,7 @@ def tokenize(text: str) -> list[Token]:
                 tokens.append(Token(raw, stem(part), match.start(), match.end()))
             continue
         if raw[0].isdigit() or raw[0] == ".":
-            norm = raw.replace(",", "")
+            norm = raw.replace(",", "").replace("\u00b7", ".")  # "0·06": a middle-dot decimal
         elif raw[0].isalpha():
             norm = stem(raw)
         else:
@@ -193,7 +204,10 @@ def _mark_thresholds(tokens: list[Token]) -> list[Token]:
 
 # Sentence ends: . ! ? followed by space and a capital/digit/bracket; not after abbreviations.
 _SENT_END_RE = re.compile(r"(?<!\bvs)(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bNo)"
-                          r"[.!?](?=\s+[\"'(\[A-Z0-9]|\s*$)|\n+")
+                          r"[.!?](?=\s+[\"'(\[A-Z0-9]|\s*$)|(?<=[.:;!?|])\s*\n+|\n+(?=\s*[^a-z\s])"
+                          r"|\n{2,}")
+# A line break inside a sentence ("... showed a significant decrease\nin pain ...") is a
+# wrapped line, not a sentence end; a table row or a new capitalised line is.
 _CLAUSE_SPLIT_RE = re.compile(
     r";|,?\s+(?:whereas|while|but|although|though|however|yet)\b|:\s", re.IGNORECASE)
 
@@ -212,31 +226,53 @@ def sentences(text: str) -> list[Span]:
     return spans
 
 
+# "While X, Y" / "Although X, Y": the leading subordinate clause ends at its first comma.
+_LEADING_SUBORDINATE = re.compile(r"\s*(?:while|whilst|although|though|whereas|even\s+though|"
+                                  r"despite|in\s+contrast\s+to)\b", re.IGNORECASE)
+
+
 def clauses(text: str, sentence: Span) -> list[Span]:
-    """Clauses of one sentence, split at ';' and contrastive conjunctions."""
+    """Clauses of one sentence, split at ';', contrastive conjunctions and ": " (not before a
+    number: "A vs B: 4.3% vs 5.1%" stays one clause), and after a leading "While ...,"."""
     spans: list[Span] = []
     start = sentence.start
     body = text[sentence.start:sentence.end]
+    depth = _depths(body)
+    cuts: list[tuple[int, int]] = []
+    if _LEADING_SUBORDINATE.match(body):
+        comma = next((i for i, c in enumerate(body) if c == "," and not depth[i]), None)
+        if comma is not None:
+            cuts.append((comma, comma + 1))
     for match in _CLAUSE_SPLIT_RE.finditer(body):
-        if _inside_parentheses(body, match.start()):
+        if depth[match.start()]:
             continue
-        cut = sentence.start + match.start()
+        if match.group(0).startswith(":") and (
+                re.match(r"\s*[-\u2212(]?\d", body[match.end():])
+                or len(body[:match.start()].split()) <= 6):
+            continue  # "Stroke: 4.3% vs 5.1%", "A vs B: stroke 4.3% vs 5.1%": one claim
+        cuts.append((match.start(), match.end()))
+    for cut_start, cut_end in sorted(cuts):
+        cut = sentence.start + cut_start
+        if cut < start:
+            continue
         if text[start:cut].strip():
             spans.append(Span(start, cut, text[start:cut]))
-        start = sentence.start + match.end()
+        start = sentence.start + cut_end
     if text[start:sentence.end].strip():
         spans.append(Span(start, sentence.end, text[start:sentence.end]))
     return spans
 
 
-def _inside_parentheses(body: str, index: int) -> bool:
-    depth = 0
-    for char in body[:index]:
+def _depths(body: str) -> list[int]:
+    """The parenthesis depth at each character (one pass, not one per split point)."""
+    depths, depth = [], 0
+    for char in body:
+        depths.append(depth)
         if char in "([":
             depth += 1
         elif char in ")]" and depth:
             depth -= 1
-    return depth > 0
+    return [*depths, depth]
 
 
 _NUMBER_WORDS = {

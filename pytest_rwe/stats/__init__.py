@@ -14,12 +14,14 @@ from pytest_rwe.stats.agreement import (
 from pytest_rwe.stats.bootstrap import CI, bootstrap_ci, mean_ci, paired_diff_ci, percentile
 from pytest_rwe.stats.bradley_terry import BradleyTerry, Rating, bradley_terry, fit_strengths
 from pytest_rwe.stats.pairwise import (
+    TIME_TOLERANCE,
     WEIGHTED_SCORE,
     PerStudy,
     differences_from_top,
     pair_scores,
-    study_score,
+    quality_score,
 )
+from pytest_rwe.stats.resolution import Resolution, ranking_resolution
 from pytest_rwe.stats.rubric import (
     DEFAULT_WEIGHTS,
     RUBRIC_KEYS,
@@ -37,6 +39,7 @@ __all__ = [
     "CI",
     "DEFAULT_WEIGHTS",
     "RUBRIC_KEYS",
+    "TIME_TOLERANCE",
     "WEIGHTED_SCORE",
     "BradleyTerry",
     "Confusion",
@@ -45,6 +48,7 @@ __all__ = [
     "ModelScore",
     "PerStudy",
     "Rating",
+    "Resolution",
     "RubricResult",
     "Segment",
     "WeightSensitivity",
@@ -62,8 +66,9 @@ __all__ = [
     "pair_scores",
     "paired_diff_ci",
     "percentile",
+    "quality_score",
+    "ranking_resolution",
     "resolve_weights",
     "score_models",
-    "study_score",
     "weight_sensitivity",
 ]

@@ -1,7 +1,9 @@
 """Bradley-Terry ratings from per-study pairwise comparisons, with bootstrap intervals.
 
 On every study, each pair of models that both have a per-study weighted score (see
-``pairwise``) is one comparison: a win for the higher score, half a win each for a tie.
+``pairwise``: quality criteria only, unless a time weight is given, and then only a time
+difference beyond the tolerance counts) is one comparison: a win for the higher score, half
+a win each for a tie.
 Strengths are fitted by Hunter's (2004) MM algorithm. A prior of ``prior`` virtual games per
 pair, split evenly, keeps a model that wins (or loses) everything finite and makes models
 that were never compared equal. Ratings are Elo-like: 1500 + (400 / ln 10) * (log-strength -
@@ -21,7 +23,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.stats.bootstrap import CI, check_options, interval
-from pytest_rwe.stats.pairwise import PerStudy, models_of, outcome, pair_scores
+from pytest_rwe.stats.pairwise import (
+    TIME_TOLERANCE,
+    PerStudy,
+    models_of,
+    outcome,
+    pair_scores,
+)
 from pytest_rwe.stats.rubric import resolve_weights
 
 CENTRE = 1500.0
@@ -39,7 +47,8 @@ Matrix = list[list[float]]
 
 
 def study_wins(per_study: PerStudy, models: Sequence[str],
-               weights: Mapping[str, float] | None = None) -> list[Matrix]:
+               weights: Mapping[str, float] | None = None, *, time_weight: float = 0.0,
+               time_tolerance: float = TIME_TOLERANCE) -> list[Matrix]:
     """Per study, wins[i][j] = wins of models[i] over models[j] on that study (ties = 0.5)."""
     w = resolve_weights(weights)
     index = {m: i for i, m in enumerate(models)}
@@ -50,7 +59,8 @@ def study_wins(per_study: PerStudy, models: Sequence[str],
         present = [m for m in models if m in by_model]
         for x, a in enumerate(present):
             for b in present[x + 1:]:
-                scores = pair_scores(by_model[a], by_model[b], w)
+                scores = pair_scores(by_model[a], by_model[b], w, time_weight=time_weight,
+                                     time_tolerance=time_tolerance)
                 if scores is None:
                     continue
                 won = outcome(*scores)
@@ -124,6 +134,8 @@ class BradleyTerry:
     seed: int | str
     level: float
     prior: float
+    time_weight: float = 0.0
+    time_tolerance: float = TIME_TOLERANCE
 
     @property
     def top(self) -> str | None:
@@ -137,13 +149,21 @@ class BradleyTerry:
 
 
 def bradley_terry(per_study: PerStudy, *, weights: Mapping[str, float] | None = None,
+                  time_weight: float = 0.0, time_tolerance: float = TIME_TOLERANCE,
                   resamples: int = BT_RESAMPLES, seed: int | str = 0, level: float = 0.95,
                   prior: float = DEFAULT_PRIOR) -> BradleyTerry:
-    """Fit ratings on every study, then refit on ``resamples`` bootstrap resamples of studies."""
+    """Fit ratings on every study, then refit on ``resamples`` bootstrap resamples of studies.
+
+    Comparisons use the criterion ``weights`` (the rubric's; its inference_time weight is
+    not used); time counts only with ``time_weight`` > 0 (see :func:`pair_scores`).
+    """
     check_options(resamples, level)
+    if not 0 <= time_tolerance < 1:
+        raise ValueError(f"time_tolerance must be in [0, 1), got {time_tolerance!r}")
     models = models_of(per_study)
     k = len(models)
-    per = study_wins(per_study, models, weights)
+    per = study_wins(per_study, models, weights, time_weight=time_weight,
+                     time_tolerance=time_tolerance)
     full = _sum(per, range(len(per)), k)
     point = fit_strengths(full, prior=prior)
     replicates: list[list[float]] = [[] for _ in range(k)]
@@ -166,7 +186,8 @@ def bradley_terry(per_study: PerStudy, *, weights: Mapping[str, float] | None = 
         comparisons = round(sum(full[i][j] + full[j][i] for j in range(k) if j != i))
         rows.append(Rating(model, rating, ci.low, ci.high, sum(full[i]), comparisons))
     rows.sort(key=lambda r: -r.rating)
-    return BradleyTerry(tuple(rows), len(per), resamples, seed, level, prior)
+    return BradleyTerry(tuple(rows), len(per), resamples, seed, level, prior, time_weight,
+                        time_tolerance)
 
 
 def _sum(per: Sequence[Matrix], sample: Sequence[int], k: int) -> Matrix:

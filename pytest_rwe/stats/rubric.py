@@ -5,16 +5,21 @@ Each of the four is min-max normalized across the scored models (inference time 
 fastest = 1), the normalized values are summed with weights, and the weighted sums are
 min-max normalized again across models, giving a score in 0..1 (shown as 0-100%).
 
-Edge cases (each a documented decision, tested in tests/stats/test_rubric.py):
+Edge cases (each a documented decision, tested in tests/stats/test_rubric_score.py):
 
 - **Fewer than two scored models**: min-max normalization is undefined. The result has
   ``normalization_defined=False``, a ``note`` saying why, the raw means, and no normalized
   values, weighted sum, score or rank.
-- **min == max** on a key (every scored model has the same value): every model gets 1.0. All
-  models sit at the observed best, and a constant shifts every weighted sum equally, which
-  the second normalization removes, so the scores and ranks are the same as with 0.0.
-- **Every weighted sum equal** (a tie everywhere, or every weight 0): every score is 1.0 and
-  every model shares rank 1.
+- **A model with no evaluation** (no criterion mean at all: every summary failed, or no juror
+  ever answered) gets no score, whatever its latency: it is listed with ``missing``.
+- **Every model has the same value on a key** (min == max): the key cannot rank them, so its
+  normalized value is undefined (None; "-" in the report) and it is left out of the
+  weighted sum; the remaining weights are used as they are (not rescaled). ``undefined``
+  lists such keys and ``note`` says so. (Scoring it 1.0 for everyone, as min-max by
+  convention would, showed two all-zero models as "norm direction 1.00".) When every
+  weighted key is undefined, nothing separates the models: normalization is undefined.
+- **Every weighted sum equal** with different values (a tie): every score is 1.0 and every
+  model shares rank 1. Every weight 0: nothing is scored (normalization undefined).
 - **Ties**: scores within 1e-9 of each other share a rank; ranks are competition ranks
   (1, 1, 3).
 - **Missing values** (None: every juror abstained on every study, or no latency recorded):
@@ -131,7 +136,8 @@ class ModelScore:
 
     model: str
     raw: Mapping[str, float | None]
-    normalized: Mapping[str, float] = field(default_factory=dict)
+    #: None for a key that is undefined (every model has the same value)
+    normalized: Mapping[str, float | None] = field(default_factory=dict)
     weighted_sum: float | None = None
     score: float | None = None
     rank: int | None = None
@@ -158,6 +164,8 @@ class RubricResult:
     normalization_defined: bool
     note: str | None = None
     dropped: tuple[str, ...] = ()
+    #: weighted keys on which every scored model has the same value: left out of the sum
+    undefined: tuple[str, ...] = ()
 
     def ranking(self) -> list[ModelScore]:
         """Scored models best first (input order among ties), then unscored ones."""
@@ -171,8 +179,14 @@ class RubricResult:
             "normalization_defined": self.normalization_defined,
             "note": self.note,
             "dropped": list(self.dropped),
+            "undefined": list(self.undefined),
             "models": {name: m.to_dict() for name, m in self.models.items()},
         }
+
+
+def _constant(values: list[float], maximum: float | None) -> bool:
+    lo, hi = min(values), max(values)
+    return hi - lo <= TIE_TOLERANCE * max(1.0, abs(hi), abs(maximum or 0.0))
 
 
 def score_models(means: ModelMeans, *, weights: Mapping[str, float] | None = None,
@@ -186,31 +200,50 @@ def score_models(means: ModelMeans, *, weights: Mapping[str, float] | None = Non
             check_key(key, f"key of model {model!r}")
         raw[model] = {k: _check_value(model, k, values.get(k)) for k in RUBRIC_KEYS}
 
+    # a model without any criterion mean was never evaluated: it gets no score
+    evaluated = [m for m in raw if any(raw[m][c] is not None for c in CRITERIA)]
     dropped = tuple(k for k in RUBRIC_KEYS
-                    if w[k] > 0 and raw and all(v[k] is None for v in raw.values()))
+                    if w[k] > 0 and evaluated and all(raw[m][k] is None for m in evaluated))
     needed = [k for k in RUBRIC_KEYS if w[k] > 0 and k not in dropped]
-    missing = {m: tuple(k for k in needed if v[k] is None) for m, v in raw.items()}
-    scored = [m for m in raw if not missing[m]]
+    missing = {m: (tuple(k for k in needed if v[k] is None) if m in evaluated
+                   else tuple(CRITERIA)) for m, v in raw.items()}
+    scored = [m for m in evaluated if not missing[m]]
+    undefined = tuple(k for k in needed if len(scored) >= 2
+                      and _constant([raw[m][k] or 0.0 for m in scored], nmax.get(k)))
+    ranking = [k for k in needed if k not in undefined]
 
-    if len(scored) < 2:
-        if not raw:
-            reason = "no models: nothing to score"
-        elif len(raw) == 1:
-            reason = "one model: min-max normalization across models is undefined; raw means only"
-        else:
-            reason = (f"{len(scored)} model(s) with every weighted value: min-max "
-                      "normalization is undefined; raw means only")
+    reason = None
+    if not raw:
+        reason = "no models: nothing to score"
+    elif not evaluated:
+        reason = ("no model has an evaluation (every summary failed, or no juror answered): "
+                  "nothing to score")
+    elif len(raw) == 1:
+        reason = "one model: min-max normalization across models is undefined; raw means only"
+    elif len(scored) < 2:
+        reason = (f"{len(scored)} model(s) with every weighted value: min-max "
+                  "normalization is undefined; raw means only")
+    elif not needed:
+        reason = "every weight is 0: nothing to score"
+    elif not ranking:
+        reason = (f"every model has the same mean on every weighted key "
+                  f"({', '.join(undefined)}): nothing separates them; raw means only")
+    if reason is not None:
         models = {m: ModelScore(m, raw[m], missing=missing[m]) for m in raw}
-        return RubricResult(models, w, nmax, False, reason, dropped)
+        return RubricResult(models, w, nmax, False, reason, dropped, undefined)
 
-    normalized: dict[str, dict[str, float]] = {m: {} for m in scored}
+    normalized: dict[str, dict[str, float | None]] = {m: {} for m in scored}
     for key in RUBRIC_KEYS:
         present = [m for m in scored if raw[m][key] is not None]
+        if key in undefined:
+            for m in present:
+                normalized[m][key] = None
+            continue
         column = normalize((raw[m][key] or 0.0 for m in present),
                            reverse=key == INFERENCE_TIME, maximum=nmax.get(key))
         for m, value in zip(present, column, strict=True):
             normalized[m][key] = value
-    sums = {m: sum(w[k] * normalized[m][k] for k in needed) for m in scored}
+    sums = {m: sum(w[k] * (normalized[m][k] or 0.0) for k in ranking) for m in scored}
     final = dict(zip(scored, normalize(sums.values()), strict=True))
     ranks = competition_ranks(final)
     models = {
@@ -218,12 +251,16 @@ def score_models(means: ModelMeans, *, weights: Mapping[str, float] | None = Non
         if m in final else ModelScore(m, raw[m], missing=missing[m])
         for m in raw
     }
-    note: str | None = None
-    if dropped or len(scored) < len(raw):
-        parts = []
-        if dropped:
-            parts.append(f"{', '.join(dropped)} missing for every model: left out of the sum")
-        if len(scored) < len(raw):
-            parts.append(f"{len(raw) - len(scored)} model(s) not scored for missing values")
-        note = "; ".join(parts)
-    return RubricResult(models, w, nmax, True, note, dropped)
+    parts = []
+    if undefined:
+        parts.append(f"{', '.join(undefined)}: every model has the same mean, so "
+                     f"{'it' if len(undefined) == 1 else 'they'} cannot rank them: normalized "
+                     "value undefined (-), left out of the weighted sum (the other weights "
+                     "unchanged)")
+        if ranking == [INFERENCE_TIME]:
+            parts.append("the ranking rests on inference_time alone")
+    if dropped:
+        parts.append(f"{', '.join(dropped)} missing for every model: left out of the sum")
+    if len(scored) < len(raw):
+        parts.append(f"{len(raw) - len(scored)} model(s) not scored for missing values")
+    return RubricResult(models, w, nmax, True, "; ".join(parts) or None, dropped, undefined)

@@ -60,7 +60,8 @@ def weight_sensitivity(means: ModelMeans, *, weights: Mapping[str, float] | None
     """For each rubric weight, the range keeping the top model(s), and the winners outside it.
 
     Returns {} when the rubric is undefined (fewer than two scored models). A key is left out
-    when it is missing for every model, or (weight 0) for some scored model.
+    when it is missing for every model, or (weight 0) for some scored model, or undefined
+    (every model has the same value: it is not in the sum, so its weight changes nothing).
     """
     rubric = score_models(means, weights=weights, normalize_max=normalize_max)
     if not rubric.normalization_defined:
@@ -68,11 +69,13 @@ def weight_sensitivity(means: ModelMeans, *, weights: Mapping[str, float] | None
     scored = {m: s for m, s in rubric.models.items() if s.weighted_sum is not None}
     result: dict[str, WeightSensitivity] = {}
     for key in RUBRIC_KEYS:
-        if key in rubric.dropped or any(key not in s.normalized for s in scored.values()):
+        if key in rubric.dropped or key in rubric.undefined or any(
+                s.normalized.get(key) is None for s in scored.values()):
             continue  # raising this weight would leave some model unscored: no line to draw
         current = rubric.weights[key]
         end = max(upper, current)
-        lines = {m: ((s.weighted_sum or 0.0) - current * s.normalized[key], s.normalized[key])
+        lines = {m: ((s.weighted_sum or 0.0) - current * (s.normalized[key] or 0.0),
+                     s.normalized[key] or 0.0)
                  for m, s in scored.items()}
         points = {0.0, end, current}
         items = list(lines.values())

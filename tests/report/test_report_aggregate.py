@@ -24,12 +24,15 @@ def test_means_intervals_rubric_and_rank_by_hand() -> None:
     cell = weak["criteria"]["completeness"]
     assert (cell["mean"], cell["ci_low"], cell["ci_high"]) == pytest.approx(tuple(expected))
     assert cell["ci_low"] < cell["mean"] < cell["ci_high"]
-    # DESIGN.md's rubric: good is best or tied on every key -> all 1; numbers min == max -> 1
-    assert good["normalized"] == {"direction_of_effect": 1.0, "numbers_accurate": 1.0,
+    # DESIGN.md's rubric: good is best on every key -> 1; numbers is 1.00 for both models,
+    # so it cannot rank them: undefined (None), left out of the sum (the others unchanged)
+    assert good["normalized"] == {"direction_of_effect": 1.0, "numbers_accurate": None,
                                   "completeness": 1.0, "inference_time": 1.0}
-    assert weak["normalized"] == {"direction_of_effect": 0.0, "numbers_accurate": 1.0,
+    assert weak["normalized"] == {"direction_of_effect": 0.0, "numbers_accurate": None,
                                   "completeness": 0.0, "inference_time": 0.0}
-    assert (good["weighted_sum"], weak["weighted_sum"]) == (34.0, 6.0)
+    assert (good["weighted_sum"], weak["weighted_sum"]) == (28.0, 0.0)
+    assert result["rubric"]["undefined"] == ["numbers_accurate"]
+    assert "numbers_accurate: every model has the same mean" in result["rubric"]["note"]
     assert (good["score"], good["rank"], weak["score"], weak["rank"]) == (1.0, 1, 0.0, 2)
     assert result["rubric"]["ranking"] == ["m/good", "m/weak"]
     means = {m: {**{c: v["criteria"][c]["mean"] for c in v["criteria"]},
@@ -114,8 +117,11 @@ def test_configured_model_order_is_kept() -> None:
 def test_bradley_terry_differences_and_sensitivity_with_two_models() -> None:
     result = aggregate(two_model_run(), FAST)
     good, weak = result["models"]["m/good"], result["models"]["m/weak"]
-    # good wins every study (equal criteria on even studies, but twice as fast)
-    assert good["bradley_terry"]["wins"] == 6 and weak["bradley_terry"]["wins"] == 0
+    # quality only: good wins the odd studies and the first; the others are ties, although
+    # good is twice as fast (time counts only with --rwe-bt-time-weight)
+    assert good["bradley_terry"]["wins"] == 4 + 0.5 * 2
+    assert weak["bradley_terry"]["wins"] == 0.5 * 2
+    assert result["bradley_terry"]["time_weight"] == 0.0
     assert good["bradley_terry"]["rating"] > 1500 > weak["bradley_terry"]["rating"]
     assert result["bradley_terry"]["top"] == "m/good"
     assert good["difference_from_top"] is None
@@ -123,8 +129,9 @@ def test_bradley_terry_differences_and_sensitivity_with_two_models() -> None:
     assert diff["mean"] == pytest.approx(-1 / 3)
     assert diff["ci_high"] <= 0
     assert weak["difference_from_top"]["inference_time"]["mean"] == pytest.approx(1.0)
-    assert set(result["sensitivity"]) == {"direction_of_effect", "numbers_accurate",
-                                          "completeness", "inference_time"}
+    # numbers is undefined (1.00 for both): its weight changes nothing, so it has no range
+    assert set(result["sensitivity"]) == {"direction_of_effect", "completeness",
+                                          "inference_time"}
     assert result["sensitivity"]["completeness"]["top"] == ["m/good"]
 
 
@@ -145,6 +152,7 @@ def test_gate_names_each_model_and_criterion_below_its_minimum() -> None:
     gate = aggregate(two_model_run(), settings)["gate"]
     assert gate["passed"] is False
     assert gate["failures"] == [{"model": "m/weak", "criterion": "completeness",
-                                 "mean": pytest.approx(4 / 6), "minimum": 0.8}]
-    assert aggregate(two_model_run(), FAST)["gate"] == {"minimums": {}, "passed": True,
-                                                       "failures": []}
+                                 "mean": pytest.approx(4 / 6), "minimum": 0.8,
+                                 "cause": None}]
+    assert aggregate(two_model_run(), FAST)["gate"] == {
+        "minimums": {}, "passed": True, "failures": [], "models": ["m/good", "m/weak"]}

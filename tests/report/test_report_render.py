@@ -131,8 +131,12 @@ def test_terminal_one_model_shows_raw_means_and_says_normalization_is_undefined(
 
 def test_terminal_ranks_models_with_intervals_and_bradley_terry() -> None:
     text = "\n".join(plain(render_summary(report_of(two_model_run()))))
-    assert re.search(r"1\s+m/good\s+1\.00\s+1\.00\s+1\.00\s+1\.00\s+100\.0%\s+\d{4} \[", text)
-    assert re.search(r"2\s+m/weak\s+0\.00\s+1\.00\s+0\.00\s+0\.00\s+0\.0%", text)
+    # numbers is 1.00 for both models: undefined, shown "-"
+    assert re.search(r"1\s+m/good\s+1\.00\s+-\s+1\.00\s+1\.00\s+100\.0%\s+\d{4} \[", text)
+    assert re.search(r"2\s+m/weak\s+0\.00\s+-\s+0\.00\s+0\.00\s+0\.0%", text)
+    assert "numbers_accurate: every model has the same mean" in text
+    assert "ranking resolved: m/good ahead of m/weak" in text
+    assert "Bradley-Terry: per-study comparisons of quality only" in text
     assert "complete -0.33 [" in text  # paired difference from the top model
     assert "completeness 0.40" in text  # Fleiss' kappa
     assert "badges green/yellow/red: m/good 6/0/0, m/weak 2/1/3" in text

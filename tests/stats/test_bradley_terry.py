@@ -16,9 +16,10 @@ from pytest_rwe.stats.bradley_terry import (
 )
 from pytest_rwe.stats.pairwise import (
     WEIGHTED_SCORE,
+    clearly_faster,
     differences_from_top,
     pair_scores,
-    study_score,
+    quality_score,
 )
 from pytest_rwe.stats.rubric import DEFAULT_WEIGHTS, resolve_weights
 
@@ -31,15 +32,45 @@ def row(d: float | None, n: float | None, c: float | None,
             "inference_time": t}
 
 
-def test_study_score_uses_the_fastest_of_the_pair() -> None:
-    # 20*1 + 6*.5 + 5*0 + 3 * (1 s / 2 s) = 24.5
-    assert study_score(row(1, 0.5, 0, 2.0), W, fastest=1.0) == pytest.approx(24.5)
-    assert study_score(row(1, 0.5, 0, 1.0), W, fastest=1.0) == pytest.approx(26.0)
-    assert study_score(row(1, 0.5, None), W, fastest=1.0) is None
-    no_time = resolve_weights({"inference_time": 0})
-    assert study_score(row(1, 1, 1, None), no_time, fastest=None) == 31.0
-    # A pair's scores depend only on the pair.
-    assert pair_scores(row(1, 1, 1, 4.0), row(1, 1, 1, 2.0), W) == pytest.approx((32.5, 34.0))
+def test_per_study_scores_are_quality_only_by_default() -> None:
+    # 20*1 + 6*.5 + 5*0 = 23; the rubric's inference_time weight is not used
+    assert quality_score(row(1, 0.5, 0, 2.0), W) == pytest.approx(23.0)
+    assert quality_score(row(1, 0.5, None), W) is None
+    # twice as slow, same quality: a tie, whatever the latencies
+    assert pair_scores(row(1, 1, 1, 4.0), row(1, 1, 1, 2.0), W) == (31.0, 31.0)
+    assert pair_scores(row(1, 1, 1, None), row(1, 1, 1, 2.0), W) == (31.0, 31.0)
+
+
+def test_time_counts_only_with_a_weight_and_beyond_the_tolerance() -> None:
+    assert clearly_faster(1.0, 2.0) == 1 and clearly_faster(2.0, 1.0) == -1
+    assert clearly_faster(1.0, 1.05) == 0  # 5% faster: within the 10% tolerance
+    assert clearly_faster(0.001, 0.0011) == 0  # a tenth of a millisecond decides nothing
+    assert clearly_faster(0.89, 1.0) == 1
+    assert pair_scores(row(1, 1, 1, 4.0), row(1, 1, 1, 2.0), W, time_weight=3) == (31.0, 34.0)
+    assert pair_scores(row(1, 1, 1, 1.95), row(1, 1, 1, 2.0), W, time_weight=3) == (31.0, 31.0)
+    assert pair_scores(row(1, 1, 1, 1.0), row(1, 1, 1, 2.0), W, time_weight=3,
+                       time_tolerance=0.6) == (31.0, 31.0)
+    # a time weight needs both times
+    assert pair_scores(row(1, 1, 1, None), row(1, 1, 1, 2.0), W, time_weight=3) is None
+
+
+def test_equal_quality_gives_equal_ratings_whatever_the_latency() -> None:
+    # the case: every criterion 1.00 for both models, one a millisecond faster
+    per = {f"s{i}": {"fast": row(1, 1, 1, 0.030), "slow": row(1, 1, 1, 0.031)}
+           for i in range(20)}
+    result = bradley_terry(per, resamples=200)
+    assert [r.rating for r in result.ratings] == pytest.approx([CENTRE, CENTRE])
+    assert result["fast"].wins == 10.0  # 20 ties
+    assert (result.time_weight, result.time_tolerance) == (0.0, 0.1)
+    # even with a time weight, 3% faster is within the tolerance
+    timed = bradley_terry(per, resamples=50, time_weight=3)
+    assert timed["fast"].rating == pytest.approx(CENTRE)
+    # twice as fast, with the weight: a real win on every study
+    per = {f"s{i}": {"fast": row(1, 1, 1, 1.0), "slow": row(1, 1, 1, 2.0)} for i in range(20)}
+    assert bradley_terry(per, resamples=50, time_weight=3)["fast"].wins == 20
+    assert bradley_terry(per, resamples=50)["fast"].wins == 10
+    with pytest.raises(ValueError, match="time_tolerance"):
+        bradley_terry(per, resamples=10, time_tolerance=1.5)
 
 
 def test_two_models_have_the_closed_form() -> None:

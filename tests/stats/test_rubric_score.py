@@ -121,21 +121,60 @@ def test_single_model_returns_raw_means_and_flag() -> None:
     assert score_models({}).models == {}
 
 
-def test_min_equals_max_gives_one_and_does_not_change_scores() -> None:
+def test_a_key_every_model_shares_is_undefined_and_left_out() -> None:
     flat = {m: {**v, "completeness": 0.8} for m, v in THREE.items()}
     result = score_models(flat)
-    assert {s.normalized["completeness"] for s in result.models.values()} == {1.0}
+    assert result.undefined == ("completeness",)
+    assert {s.normalized["completeness"] for s in result.models.values()} == {None}
+    assert "completeness: every model has the same mean" in (result.note or "")
+    # the remaining weights as they are: the same sums as with completeness weighted 0
     without = score_models(flat, weights={"completeness": 0})
     for m in "ABC":
+        assert result.models[m].weighted_sum == pytest.approx(without.models[m].weighted_sum)
         assert result.models[m].score == pytest.approx(without.models[m].score)
+    # A = 20 + 3 + 2 = 25, B = 10 + 6 + 3 = 19, C = 0
+    assert result.models["B"].weighted_sum == pytest.approx(19)
 
 
-def test_everything_equal_gives_score_one_and_shared_rank() -> None:
+def test_two_all_zero_models_are_not_ranked_by_their_criteria() -> None:
+    # the case: 0.00 on every criterion, 30 ms apart
+    zero = {"fast": {**dict.fromkeys(THREE["A"], 0.0), "inference_time": 1.00},
+            "slow": {**dict.fromkeys(THREE["A"], 0.0), "inference_time": 1.03}}
+    result = score_models(zero)
+    assert result.undefined == ("direction_of_effect", "numbers_accurate", "completeness")
+    assert result.models["fast"].normalized["direction_of_effect"] is None
+    # only time is left to rank them, and the note says the criteria could not
+    assert result.models["fast"].score == 1.0 and result.models["slow"].score == 0.0
+    assert "cannot rank them" in (result.note or "")
+    # without a time weight nothing separates them: no score at all
+    quality = score_models(zero, weights={"inference_time": 0})
+    assert not quality.normalization_defined
+    assert "nothing separates them" in (quality.note or "")
+    assert {s.score for s in quality.models.values()} == {None}
+
+
+def test_everything_equal_gives_no_score() -> None:
     same = {m: dict(THREE["A"]) for m in ("P", "Q", "R")}
     result = score_models(same)
-    assert {(s.score, s.rank) for s in result.models.values()} == {(1.0, 1)}
+    assert not result.normalization_defined
+    assert {(s.score, s.rank) for s in result.models.values()} == {(None, None)}
     zero = score_models(THREE, weights=dict.fromkeys(DEFAULT_WEIGHTS, 0))
-    assert {(s.score, s.rank) for s in zero.models.values()} == {(1.0, 1)}
+    assert not zero.normalization_defined and "every weight is 0" in (zero.note or "")
+
+
+def test_a_model_with_no_evaluation_gets_no_score() -> None:
+    # a replay-only run on an empty store: no criterion mean, no latency, for every model
+    empty = {m: dict.fromkeys(THREE["A"]) for m in ("X", "Y")}
+    result = score_models(empty)
+    assert not result.normalization_defined
+    assert "no model has an evaluation" in (result.note or "")
+    assert {(s.score, s.rank) for s in result.models.values()} == {(None, None)}
+    # one model never judged (latency only) beside two scored ones: it is not scored
+    rows = {"A": THREE["A"], "B": THREE["B"],
+            "N": {**dict.fromkeys(THREE["A"]), "inference_time": 0.1}}
+    mixed = score_models(rows)
+    assert mixed.models["N"].score is None and mixed.models["N"].rank is None
+    assert mixed.models["A"].rank == 1
 
 
 def test_missing_value_leaves_model_unscored() -> None:

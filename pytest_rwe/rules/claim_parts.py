@@ -1,0 +1,239 @@
+"""Which outcome a cue is about, and the significance written after a claim.
+
+Pure functions over the token list of one clause (token indices, half-open ranges).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.cues import Cue
+from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.text import STOPWORDS, Token
+
+_CONTENT_SKIP = frozenset(w for w in STOPWORDS) | lexicon.ARGUMENT_LEAD | lexicon.FILLER | \
+    lexicon.COMPARISON | lexicon.GROUP_NOUNS | words("""
+and or as well including both also each respectively compared to with from by in at during
+after before over within among between per among mg kg ml kgs weeks week months month days day
+hours hour h min minutes year years baseline group groups time follow up
+""")
+
+
+def _skippable(token: Token) -> bool:
+    word = token.text.lower()
+    return (word in _CONTENT_SKIP or not word[0].isalpha() or word in lexicon.INTERVENTION_ROLES
+            or word in lexicon.CONTROL_ROLES)
+
+
+def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
+                mention_at: dict[int, Mention], group_tokens: set[int], hi: int
+                ) -> tuple[Cue | None, bool]:
+    """A cue right after the name, over parentheses, filler, a group phrase or coordinated
+    names: "X (HR 2.72) was higher", "X and Y were lower", "X in the Z group was greater".
+    The second value is True when the way there crossed other names (a coordinated list)."""
+    depth, pos, steps, crossed, unknown = 0, mention.positions[-1] + 1, 0, False, 0
+    while pos < hi and steps < 16:
+        tok = tokens[pos]
+        word = tok.text.lower()
+        if tok.text in "([":
+            depth += 1
+        elif tok.text in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            if pos in cues:
+                return cues[pos], crossed
+            other = mention_at.get(pos)
+            if other is not None:
+                pos, crossed = other.positions[-1] + 1, True
+                continue
+            if word in ("and", "or", ","):
+                # a conjunction continues a list of names, never a new claim ("A and higher B")
+                nxt = _next_outside(tokens, pos + 1, hi)
+                if nxt is None or (nxt not in mention_at and tokens[nxt].text.lower() not in (
+                        "and", "or", "the", "of", "as", "well")):
+                    listed = _listed_predicate(tokens, pos, cues, hi)
+                    return (listed, True) if listed is not None else (None, crossed)
+            elif not (word in lexicon.FILLER or pos in group_tokens or word in (
+                    "the", "in", "of", "with", "among", "for", "at", "all", "both", "as",
+                    "well", "%") or word in lexicon.GROUP_NOUNS or tok.is_number
+                    or word in lexicon.INTERVENTION_ROLES or word in lexicon.CONTROL_ROLES
+                    or (word.endswith("ly") and len(word) > 4)):
+                # a few words of the name's own phrase: "X expressed as percent of intake
+                # was higher", "X in eczematous lesions in group A decreased"
+                unknown += 1
+                if word in _STOP_AFTER_NAME or unknown > 5:
+                    return None, crossed
+            steps += 1
+        pos += 1
+    return None, crossed
+
+
+_COPULA = frozenset(["was", "were", "is", "are", "remained", "became", "appeared", "seemed"])
+
+
+def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], hi: int
+                      ) -> Cue | None:
+    """"X, Y, heart rate and Z were significantly higher": a list of things the study does
+    not all name, then one predicate for all of them. Only plain list items (words, commas,
+    "and") may come before the copula and its cue."""
+    depth = 0
+    for ahead in range(pos, min(hi, pos + 30)):
+        tok = tokens[ahead]
+        word = tok.text.lower()
+        if tok.text in "([":
+            depth += 1
+            continue
+        if tok.text in ")]":
+            depth = max(0, depth - 1)
+            continue
+        if depth:
+            continue
+        if word in _COPULA:
+            after = ahead + 1
+            while after < hi and (tokens[after].text.lower() in lexicon.FILLER
+                                  or tokens[after].text.lower().endswith("ly")):
+                after += 1
+            return cues.get(after)
+        if ahead in cues or word in _STOP_AFTER_NAME or word in (";", ":") or (
+                not word[0].isalnum() and word not in (",", "-", "'", "\u2019", "/")):
+            return None
+    return None
+
+
+# Words that end a name's phrase: a relative clause, a new clause, a comparison.
+_STOP_AFTER_NAME = frozenset(["which", "who", "that", "while", "whereas", "than", "compared",
+                              "versus", "vs", "vs.", "but", "although", "however", "when",
+                              "because", "if", "whether", "not", "no"])
+
+
+def _next_outside(tokens: Sequence[Token], pos: int, hi: int) -> int | None:
+    """The next token position outside parentheses."""
+    depth = 0
+    while pos < hi:
+        text = tokens[pos].text
+        if text in "([":
+            depth += 1
+        elif text in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            return pos
+        pos += 1
+    return None
+
+
+def _cues_before(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[Cue],
+                 lo: int, hi: int, known: set[int]) -> dict[int, Cue]:
+    """For each mention, the nearest cue before it whose argument reaches it: "lower risk of
+    X", "reduced the incidence of X", "higher A (HR ...), B and X". One pass over the clause:
+    at most six words that are neither names, groups nor argument words may stand between."""
+    firsts = {m.positions[0] for m in mentions}
+    cue_at = {c.start: c for c in cues}
+    out: dict[int, Cue] = {}
+    cue: Cue | None = None
+    depth = unknown = 0
+    excepted = False
+    pos = lo
+    while pos < hi:
+        if pos in cue_at:
+            cue, depth, unknown, excepted = cue_at[pos], 0, 0, False
+            pos = cue.end + 1
+            continue
+        if pos in firsts and cue is not None and unknown <= 6 and not excepted:
+            out[pos] = cue
+        tok = tokens[pos]
+        if cue is not None and cue.kind == "null" and depth == 0 and \
+                tok.text.lower() in lexicon.EXCEPTIONS:
+            excepted = True  # "no difference, with the exception of X": X is not included
+        if tok.text in "([":
+            depth += 1
+        elif tok.text in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and pos not in known and not _skippable(tok):
+            unknown += 1
+        pos += 1
+    return out
+
+
+def attach(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[Cue], lo: int,
+           hi: int, group_tokens: set[int] | None = None) -> dict[int, Cue]:
+    """The cue governing each mention (by the mention's first token index)."""
+    at = {c.start: c for c in cues}
+    mention_at = {m.positions[0]: m for m in mentions}
+    known = set(group_tokens or ()) | {p for m in mentions
+                                       for p in range(m.positions[0], m.positions[-1] + 1)}
+    before = _cues_before(tokens, mentions, cues, lo, hi, known)
+    out: dict[int, Cue] = {}
+    for mention in mentions:
+        cue, crossed = _after_name(tokens, mention, at, mention_at, group_tokens or set(), hi)
+        if cue is None or crossed:
+            # "similar risks of A, B and C, with no difference for any": the cue the list
+            # hangs on comes first; "A and B were higher": no cue before, so the one after
+            cue = before.get(mention.positions[0]) or cue
+        if cue is not None:
+            out[mention.positions[0]] = cue
+    return out
+
+
+# ---------------------------------------------------------------- significance after a claim
+
+_P_VALUE = re.compile(
+    r"\bp\s*(?:-?\s*values?)?\s*(?:for\s+\w+\s+)?(?P<op>[=<>≤≥]=?|<\s*or\s*=|of|was|were|is|:|"
+    r"less\s+than|below|greater\s+than|above)?\s*(?P<op2>[<>≤≥=])?\s*(?P<num>0?[.\u00b7]\d+|"
+    r"1\.0*\b|[01]\b|\d\.\d+e-\d+)", re.IGNORECASE)
+_CI = re.compile(r"\b(?:95\s*%\s*)?(?:CI|confidence\s+intervals?)\b[\s,:=]*(?:of\s+|from\s+)?"
+                 r"(?P<lo>[-\u2212\u2013]?\d*\.?\d+)\s*(?:to|-|\u2013|,|;|and)\s*"
+                 r"(?P<hi>[-\u2212]?\d*\.?\d+)", re.IGNORECASE)
+_RATIO_LABEL = re.compile(r"\b(?:a?HRs?|a?ORs?|a?RRs?|IRRs?|(?:hazard|odds|risk|rate)\s+ratios?|"
+                          r"relative\s+risks?)\b[^()]{0,30}$", re.IGNORECASE)
+_DIFF_LABEL = re.compile(r"\b(?:MDs?|(?:mean\s+)?differences?|changes?)\b[^()]{0,30}$",
+                         re.IGNORECASE)
+_NS = re.compile(r"\bns\b|\bn\.s\.|\bnot\s+(?:statistically\s+)?significant", re.IGNORECASE)
+
+
+def p_significance(match: re.Match[str]) -> bool | None:
+    """What a written p-value says: True below 0.05, False at or above, None for "p < 0.1"."""
+    op = (match.group("op2") or match.group("op") or "=").lower().replace(" ", "")
+    value = float(match.group("num").replace("\u00b7", "."))
+    below = op in ("<", "<=", "≤", "<or=", "lessthan", "below")
+    above = op in (">", ">=", "≥", "greaterthan", "above")
+    if below:
+        return True if value <= 0.05 else None
+    if above:
+        return False if value >= 0.05 else None
+    return value < 0.05
+
+
+def significance_after(text: str, tokens: Sequence[Token], anchor: int, hi: int,
+                       mentions: Sequence[Mention], mention: Mention | None, *,
+                       intervals: bool = True) -> bool | None:
+    """Significance written after a claim and before the next outcome's name: a p-value, "NS",
+    or (with ``intervals``) an interval for a labelled ratio or difference."""
+    if anchor + 1 >= hi:
+        return None
+    start = tokens[anchor].end
+    stop = tokens[hi - 1].end
+    for other in mentions:
+        first = other.positions[0]
+        if first > anchor and first < hi and (mention is None
+                                              or other.outcome.key != mention.outcome.key):
+            stop = min(stop, tokens[first].start)
+            break
+    window = text[start:stop]
+    match = _P_VALUE.search(window)
+    if match is not None:
+        return p_significance(match)
+    if _NS.search(window):
+        return False
+    ci = _CI.search(window) if intervals else None
+    if ci is not None:
+        label = window[:ci.start()]
+        null = 1.0 if _RATIO_LABEL.search(label) else (0.0 if _DIFF_LABEL.search(label)
+                                                       else None)
+        if null is not None:
+            low = float(ci.group("lo").replace("\u2212", "-").replace("\u2013", "-"))
+            high = float(ci.group("hi").replace("\u2212", "-"))
+            return not (min(low, high) <= null <= max(low, high))
+    return None

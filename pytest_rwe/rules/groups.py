@@ -1,0 +1,379 @@
+"""Where a summary refers to the intervention or the control group, and in which role.
+
+A group is named by the words of its description ("no CGM initiation (self-monitoring of
+blood glucose only)"), an abbreviation the description gives or the initials of its words
+("high-flow nasal cannula" ~ "HFNC"), a label ("Group N", "arm B"), or its role ("the
+intervention group", "placebo", "controls"). A phrase that names a group the study does not
+have ("the tube group") is kept as an *unknown* reference, so a claim about it is not read as
+one about the intervention. Each reference records whether it is the compared-against side
+("than ...", "compared with ...", "versus ...") or one of both ("between A and B").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.abbreviations import acronym
+from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, normalize_phrase, same_word, stem
+from pytest_rwe.study import Study
+
+Group = Literal["intervention", "control", "unknown"]
+_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
+# Words too common in group descriptions to tell the groups apart.
+_GROUP_GENERIC = frozenset(stem(w) for w in (
+    ["patients", "participants", "subjects", "adults", "people", "individuals", "users", "use",
+     "therapy", "treatment", "drug", "drugs", "medication", "group", "only", "alone", "same",
+     "separate", "start", "starting", "initiation", "new", "monotherapy", "during", "baseline",
+     "before", "after", "continue", "continued", "continuing", "continuous", "daily", "dose",
+     "doses", "mg", "kg", "ml", "received", "receiving", "given", "standard", "usual", "care",
+     "plus", "combined", "combination", "oral", "intravenous", "administration", "day", "days",
+     "week", "weeks", "month", "months", "h", "min", "once", "twice", "regimen", "arm", "arms",
+     "groups", "cohort", "subjects", "participant", "patient"]))
+_GENERIC_NOUNS = frozenset(stem(w) for w in lexicon.GROUP_NOUNS)
+_NON_USERS = frozenset(stem(w) for w in ["users", "user", "initiators", "exposed", "treated"])
+_NEGATED_BEFORE = re.compile(r"\b(?:no|not|non|without|never)[\s-]*$", re.IGNORECASE)
+_NEGATABLE = frozenset(stem(w) for w in [
+    "start", "starting", "initiation", "initiators", "initiating", "user", "users", "use",
+    "using", "treatment", "treated", "receive", "receiving", "exposed", "taking", "take"])
+_RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
+                       "/"})
+_REFERENCE_BRIDGE = words("""
+the those that in of with for among to patients group groups participants subjects by on
+receiving treated given who were was users arm non - did undergoing taking using allocated
+assigned randomized randomised fed exposed after during nights night days day women men
+children infants eyes side sides cases individuals people persons values levels concentrations
+scores rates
+""")
+_LABEL_IN_TEXT = re.compile(
+    r"\b(?:group|arm|cohort)\s+([A-Z]{1,2}|[0-9]{1,2}|I{1,3}V?|IV)\b(?![.,]\d)"
+    r"|\b([A-Z]{1,2}|[0-9]{1,2})\s+(?:group|arm)\b|^\s*([A-Z])\s*[-:\u2013]\s", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class GroupRef:
+    """A reference to a group: which one, where, and whether it is the compared-against side."""
+
+    group: Group
+    position: int  # token index of the first word
+    comparison: bool  # inside "than ...", "compared with ...", "versus ..."
+    end: int = -1  # token index of the last word
+    between: bool = False  # "between A and B": both sides at once
+    via: str = "name"  # name, role, label or unknown
+    verbatim: bool = False  # the group's description written out ("telephone consultation")
+
+
+def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
+    """Content words of a group description and of its parenthesized abbreviations."""
+    if not text:
+        return [], []
+    inner = " ".join(x for x in re.findall(r"\(([^)]*)\)", text)
+                     if re.fullmatch(r"[A-Z][A-Za-z0-9\-]{0,9}?[A-Z0-9]s?", x.strip()))
+    outer = re.sub(r"\([^)]*\)", " ", text)
+    # A parenthesis that restates the group in three or more content words ("(self-monitoring
+    # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
+    for inside in re.findall(r"\(([^)]*)\)", text):
+        if len([w for w in normalize_phrase(inside) if w not in _STOP_STEMS]) >= 3:
+            outer += " " + inside
+    words = [w for w in normalize_phrase(outer) if w not in _STOP_STEMS or w in NEGATIONS]
+    abbrev = [w for w in normalize_phrase(inner) if w not in _STOP_STEMS]
+    initials = acronym(outer)
+    if len(initials) >= 3 and len(initials) <= 6:
+        abbrev.append(initials)
+    return words, abbrev
+
+
+def labels_of(text: str | None) -> set[str]:
+    """Group labels a description gives: "Group H (n = 20) ..." -> {"h"}."""
+    found: set[str] = set()
+    for match in _LABEL_IN_TEXT.finditer(text or ""):
+        label = next(g for g in match.groups() if g)
+        found.add(label.lower())
+    return found
+
+
+def _verbatim(study: Study, text: str, tokens: Sequence[Token]) -> dict[int, str]:
+    """Token labels from group descriptions written out verbatim, longest first."""
+    phrases: list[tuple[str, str]] = []
+    for group in ("intervention", "control"):
+        raw = (study.picot.get(group) or "").strip().rstrip(".")
+        for phrase in {raw, re.sub(r"\s*\([^)]*\)", "", raw).strip()}:
+            if len(phrase) >= 4:
+                phrases.append((phrase, group))
+    starts = [t.start for t in tokens]
+    labels: dict[int, str] = {}
+    for phrase, group in sorted(phrases, key=lambda p: -len(p[0])):
+        for match in re.finditer(re.escape(phrase), text, re.IGNORECASE):
+            inside = [i for i in _token_range(starts, match.start(), match.end())
+                      if i not in labels]
+            if len(inside) == len(_token_range(starts, match.start(), match.end())):
+                negated = _NEGATED_BEFORE.search(text[max(0, match.start() - 12):match.start()])
+                label = "control" if group == "intervention" and negated else group
+                for i in inside:
+                    labels[i] = label
+    return labels
+
+
+def _token_range(starts: list[int], lo: int, hi: int) -> list[int]:
+    import bisect
+
+    return list(range(bisect.bisect_left(starts, lo), bisect.bisect_left(starts, hi)))
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    i_only: list[str]
+    c_only: list[str]
+    shared: list[str]
+    control_negates: bool
+    labels: dict[str, str]
+    shared_side: Group = "intervention"
+
+
+def _vocabulary(study: Study) -> _Vocabulary:
+    i_words, i_abbr = _alias_words(study.picot.get("intervention"))
+    c_words, c_abbr = _alias_words(study.picot.get("control"))
+    # a description made only of common words ("standard care") is named by them
+    i_all = [w for w in i_words + i_abbr if w not in _GROUP_GENERIC] or [
+        w for w in i_words if w not in NEGATIONS]
+    c_all = [w for w in c_words + c_abbr if w not in _GROUP_GENERIC] or [
+        w for w in c_words if w not in NEGATIONS]
+    control_negates = any(w in NEGATIONS for w in c_all)
+    i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
+    c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)]
+    shared = [w for w in i_all if w not in i_only and w not in NEGATIONS]
+    # "DH" vs "DH + TO": a word both share names the group whose name is only that word
+    shared_side: Group = "control" if not c_only and i_only and not control_negates \
+        else "intervention"
+    i_labels, c_labels = labels_of(study.picot.get("intervention")), labels_of(
+        study.picot.get("control"))
+    labels = {lab: "intervention" for lab in i_labels - c_labels}
+    labels.update({lab: "control" for lab in c_labels - i_labels})
+    return _Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side)
+
+
+def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: set[int]
+                    ) -> list[GroupRef]:
+    """References to either group, outside outcome names; none for a case series."""
+    if study.design == "case_series":
+        return []
+    vocab = _vocabulary(study)
+    verbatim = _verbatim(study, text, tokens)
+    labels: list[str | None] = []
+    for pos in range(len(tokens)):
+        if pos in verbatim:
+            labels.append(verbatim[pos])
+        elif pos in excluded:
+            labels.append(None)
+        else:
+            labels.append(_label_of(tokens, pos, vocab))
+    refs: list[GroupRef] = []
+    pos = 0
+    while pos < len(tokens):
+        if labels[pos] is None:
+            pos += 1
+            continue
+        run = _run(tokens, labels, pos)
+        refs.append(_ref(tokens, labels, run, verbatim, vocab.shared_side))
+        pos = run[-1] + 1
+    return refs
+
+
+def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[int]:
+    run = [pos]
+    nxt = pos + 1
+    while _specific(labels[run[-1]]) and nxt < len(tokens):
+        if _conflict(labels, run, nxt):
+            break
+        if _specific(labels[nxt]):
+            run.append(nxt)
+            nxt += 1
+        elif _glue(tokens, nxt) and _specific(labels[nxt + 1] if nxt + 1 < len(labels)
+                                               else None):
+            nxt += 1
+        elif _glue(tokens, nxt) and _glue(tokens, nxt + 1) and \
+                _specific(labels[nxt + 2] if nxt + 2 < len(labels) else None):
+            nxt += 2
+        else:
+            break
+    # "the placebo group", "Drug A users": the group noun right after belongs to the reference
+    if run[-1] + 1 < len(tokens) and tokens[run[-1] + 1].text.lower() in lexicon.GROUP_NOUNS:
+        run.append(run[-1] + 1)
+    return run
+
+
+def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
+         verbatim: dict[int, str], shared_side: Group) -> GroupRef:
+    found = {labels[p] for p in run if labels[p] is not None}
+    group: Group
+    via = "name"
+    if any(p in verbatim for p in run):
+        group = "control" if verbatim.get(run[0], verbatim.get(run[-1])) == "control" \
+            else "intervention"
+    elif "control" in found or "negated" in found or "label-control" in found:
+        group = "control"
+    elif "intervention" in found or "label-intervention" in found:
+        group = "intervention"
+    elif "shared" in found:
+        group = shared_side
+    elif "role-control" in found or "role-intervention" in found:
+        group = "control" if "role-control" in found else "intervention"
+        via = "role"
+    elif "unknown" in found:
+        group, via = "unknown", "unknown"
+    else:
+        group = "control" if "generic-control" in found else "intervention"
+        via = "role"
+    if any(str(labels[p]).startswith("label-") for p in run):
+        via = "label"
+    comparison, between = _position(tokens, run[0])
+    return GroupRef(group, run[0], comparison, run[-1], between, via,
+                    all(p in verbatim for p in run))
+
+
+def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
+    """(compared-against side, "between" side) of a reference starting at ``first``.
+
+    The reference is the compared-against side when "than", "compared with", "versus" ...
+    stands within five words before it, over plain words ("than subjects who received
+    placebo", "than those sedated with ketamine", "than in the A group and the B group"),
+    not over punctuation, numbers or a claim word; "than baseline" compares times, not
+    groups."""
+    pos = first - 1
+    steps = 0
+    while pos >= 0 and steps < 6:
+        word = tokens[pos].text.lower()
+        if word in lexicon.COMPARISON or (word in ("to", "with") and pos > 0 and tokens[
+                pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")):
+            after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+            return after not in _TIMES, False
+        if word == "between":
+            return False, True
+        if word == "and" and _between_before(tokens, pos):
+            return False, True
+        if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)):
+            break
+        pos -= 1
+        steps += 1
+    return False, False
+
+
+_CUE_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE
+_TIMES = frozenset(["baseline", "before", "pre", "pretreatment", "preintervention", "entry",
+                    "admission", "prior"])
+_CLAIM_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | frozenset(
+    ["significantly", "significant", "was", "were", "is", "are", "not", "no", "whereas",
+     "while", "but", "although", "however"])
+
+
+def _between_before(tokens: Sequence[Token], pos: int) -> bool:
+    """An "and" that closes "between A and B"."""
+    for back in range(pos - 1, max(-1, pos - 9), -1):
+        word = tokens[back].text.lower()
+        if word == "between":
+            return True
+        if word in (",", ";", "than", "compared"):
+            return False
+    return False
+
+
+def _side(label: str | None) -> str | None:
+    """The group a word label names outright: "label-control" and "control" are the control."""
+    if label is None:
+        return None
+    bare = label.removeprefix("label-")
+    return bare if bare in ("intervention", "control") else None
+
+
+def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
+    """The next labelled word names the other group outright ("X with Y")."""
+    ahead = next((_side(labels[p]) for p in range(nxt, min(len(labels), nxt + 3))
+                  if _specific(labels[p])), None)
+    definite = {_side(labels[p]) for p in run} - {None}
+    return ahead is not None and bool(definite) and ahead not in definite
+
+
+def _glue(tokens: Sequence[Token], pos: int) -> bool:
+    if pos >= len(tokens) or tokens[pos].text.lower() in lexicon.COMPARISON:
+        return False  # "A than B" is two references, never one
+    return (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in _STOP_STEMS
+            or tokens[pos].norm in _GROUP_GENERIC)
+
+
+def _specific(label: str | None) -> bool:
+    return label is not None and not label.startswith("generic") and not label.startswith(
+        "role") and label != "unknown"
+
+
+def _label_of(tokens: Sequence[Token], pos: int, vocab: _Vocabulary) -> str | None:
+    """The label of one word: control, intervention, shared, negated, label-*, role-*,
+    generic-*, unknown or None."""
+    token = tokens[pos]
+    norm, word = token.norm, token.text.lower()
+    if word in lexicon.COMPARISON or word in _CUE_WORDS:
+        return None  # "compared" is not "comparator", "lowering" not a group's word here
+    prev = tokens[pos - 1].text.lower() if pos else ""
+    nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+    # "group N", "N group", "arm B"
+    if word in ("group", "arm", "cohort") and nxt and (nxt in vocab.labels):
+        return "label-" + vocab.labels[nxt]
+    if word in ("group", "arm") and pos + 1 < len(tokens) and re.fullmatch(
+            r"[A-Z]{1,2}|\d{1,2}|I{1,3}V?|IV", tokens[pos + 1].text):
+        return "unknown"  # "group 3" when no group is labelled 3
+    if nxt in ("group", "arm") and word in vocab.labels and (token.text.isupper()
+                                                              or word.isdigit()):
+        return "label-" + vocab.labels[word]
+    if prev in ("group", "arm", "cohort") and word in vocab.labels:
+        return "label-" + vocab.labels[word]
+    if norm in NEGATIONS:
+        ahead = {tokens[p].norm for p in range(pos + 1, min(len(tokens), pos + 3))}
+        if vocab.control_negates and any(same_word(n, w) for n in ahead
+                                         for w in vocab.shared + vocab.i_only):
+            return "negated"
+        if (norm.startswith("non") and len(norm) > 4) or ahead & (_NON_USERS | _NEGATABLE):
+            return "negated"
+        return None
+    if len(norm) < 2 or norm[0].isdigit():
+        return None
+    if any(same_word(norm, w) for w in vocab.c_only):
+        return "control"
+    if any(same_word(norm, w) for w in vocab.i_only):
+        return "intervention"
+    if any(same_word(norm, w) for w in vocab.shared):
+        return "shared"
+    role = _role(tokens, pos)
+    if role is not None:
+        return role
+    if nxt in ("group", "arm") and _unknown_group(tokens, pos):
+        return "unknown"
+    return None
+
+
+def _role(tokens: Sequence[Token], pos: int) -> str | None:
+    word = tokens[pos].text.lower()
+    nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+    prev = tokens[pos - 1].text.lower() if pos else ""
+    follows_noun = nxt in lexicon.GROUP_NOUNS
+    if word in lexicon.CONTROL_ROLES and (follows_noun or word in (
+            "controls", "placebo", "sham", "vehicle", "nonusers", "non-users") or prev in (
+            "the", "vs", "versus", "than", "to", "with", "and", "over", "against")):
+        return "role-control"
+    if word in lexicon.INTERVENTION_ROLES and follows_noun and tokens[pos + 1].text.lower() \
+            not in ("groups", "arms") and prev not in ("both", "all", "two", "the two"):
+        return "role-intervention"
+    return None
+
+
+def _unknown_group(tokens: Sequence[Token], pos: int) -> bool:
+    """A word naming a group the study does not name: "the tube group", "A group"."""
+    word = tokens[pos].text.lower()
+    if word in lexicon.GROUP_NOUNS or word in _STOP_STEMS or word in STOPWORDS or word in (
+            "age", "each", "both", "either", "all", "two", "three", "four", "other", "same",
+            "one", "study", "treatment", "intervention", "control", "these", "those", "every",
+            "respective", "treated", "any", "different", "individual", "whole", "entire"):
+        return False
+    return tokens[pos].text[0].isalpha()

@@ -1,0 +1,186 @@
+"""Numbers written for the wrong group: a group size or a baseline value given to the other
+group, directly ("chlorthalidone (n = 693,337)") or by a pair's declared order ("intervention
+vs control: 6.98 vs 7.10")."""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass
+
+from pytest_rwe.rules.claims import Analysis
+from pytest_rwe.rules.index import matches
+from pytest_rwe.rules.text import NumberMention, Span, stem
+from pytest_rwe.study import Study
+
+_BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",
+                                      "people", "adults", "users", "were", "was", "in", "the",
+                                      "on", "receiving", "received", "taking", "treated", "with",
+                                      "who", "using", "initiating", "started", "starting", "new",
+                                      "of", "group", "arm", "%"])
+_BEFORE_BRIDGE = frozenset(stem(w) for w in [
+    "users", "patients", "participants", "subjects", "group", "arm", "numbered", "included",
+    "totalled", "totaled", "was", "were", "of", ":", "=", ","])
+
+
+@dataclass(frozen=True)
+class NumberFinding:
+    """A number the study does not support, and why."""
+
+    span: Span
+    field: str
+    message: str
+
+
+class Numbers:
+    """The summary's numbers, in order, with their neighbours looked up by position."""
+
+    def __init__(self, text: str, numbers: list[NumberMention]) -> None:
+        self.text = text
+        self.items = numbers
+        self.starts = [n.span.start for n in numbers]
+
+    def at(self, number: NumberMention) -> int | None:
+        i = bisect.bisect_left(self.starts, number.span.start)
+        return i if i < len(self.items) and self.starts[i] == number.span.start else None
+
+    def in_list(self, number: NumberMention) -> bool:
+        """The number is one of several written together: "X and Y", "X vs Y", "X/Y"."""
+        at = self.at(number)
+        if at is None:
+            return False
+        before = self.items[at - 1] if at > 0 else None
+        after = self.items[at + 1] if at + 1 < len(self.items) else None
+        return bool((before and _LIST_GAP.match(self.text[before.span.end:number.span.start]))
+                    or (after and _LIST_GAP.match(self.text[number.span.end:after.span.start])))
+
+
+def size_swap(study: Study, analysis: Analysis, numbers: Numbers, number: NumberMention
+              ) -> NumberFinding | None:
+    """A group size written for the other group ("chlorthalidone (n = 693,337)")."""
+    sizes = {"intervention": study.intervention_size, "control": study.control_size}
+    if None in sizes.values() or sizes["intervention"] == sizes["control"] or number.decimals:
+        return None
+    written = number.value * number.scale
+    own = next((g for g, s in sizes.items() if s is not None and matches(written, 0, s)), None)
+    if own is None or number.scale != 1.0 or numbers.in_list(number):
+        return None  # "A and B users (735,657 and 206,570)": the order is the reader's to map
+    group = _group_of(analysis, number)
+    if group is None or group == own:
+        return None
+    field = f"results.{own}_size"
+    return NumberFinding(number.span, field, (
+        f"{number.span.quote} is written for the {group} group, but it is {field} "
+        f"(the {group} group has {sizes[group]:,})"))
+
+
+def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
+    clause = analysis.clause_of(number.span.start)
+    if clause is None:
+        return None
+    lo, hi, span = clause
+    tokens = analysis.tokens
+    at = min(hi, max(lo, bisect.bisect_left(analysis.token_starts, number.span.start)))
+    starts = [g.position for g in analysis.groups]
+    refs = analysis.groups[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
+    before = [g for g in refs if g.position < at]
+    after = [g for g in refs if g.position > at]
+    prefix = analysis.text[max(span.start, number.span.start - 8):number.span.start]
+    last = before[-1] if before else None
+    last_end = max(last.end, last.position) if last else -1
+    if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE):
+        # "chlorthalidone (n = 36,918)": the group named right before the parenthesis.
+        return last.group if last and at - last_end <= 6 else None
+    if after:
+        gap = range(at + 1, after[0].position)
+        if len(gap) <= 4 and all(tokens[i].norm in _BRIDGE for i in gap):
+            return after[0].group
+    if last and not last.comparison and at - last_end <= 4 and all(
+            tokens[i].norm in _BEFORE_BRIDGE for i in range(last_end + 1, at)):
+        return last.group  # "chlorthalidone users numbered 36,918"
+    return None
+
+
+_ORDER_RE = re.compile(r"\b(intervention|treated|exposed|control|comparator|unexposed)\s*"
+                       r"(?:group\s*)?(?:vs\.?|versus|and|/|compared\s+with)\s*"
+                       r"(intervention|treated|exposed|control|comparator|unexposed)\b",
+                       re.IGNORECASE)
+_PAIR_GAP = re.compile(r"^\s*%?\s*(?:vs\.?|versus|and|compared\s+with|against|/)\s*$",
+                       re.IGNORECASE)
+
+
+def _baseline_sides(study: Study, number: NumberMention) -> list[tuple[str, str, str]]:
+    """(characteristic, the group whose value it is, the other group) for a baseline value
+    the number fits on one side only."""
+    written = number.value * number.scale
+    sides = []
+    for name, base in study.baseline.items():
+        fits_i = matches(written, number.decimals, base.intervention)
+        fits_c = matches(written, number.decimals, base.control)
+        if fits_i != fits_c:
+            sides.append((name, "intervention" if fits_i else "control",
+                          "control" if fits_i else "intervention"))
+    return sides
+
+
+def _declared_order(analysis: Analysis, number: NumberMention) -> tuple[str, str] | None:
+    """The group order a "X vs Y" pair of values is written in, when the sentence says it:
+    "(intervention vs control)", or "in A vs B" with A and B the two groups."""
+    lo, hi = analysis.sentence_of(number.span.start)
+    if hi <= lo:
+        return None
+    start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
+    words = {"treated": "intervention", "exposed": "intervention", "comparator": "control",
+             "unexposed": "control"}
+    match = _ORDER_RE.search(analysis.text, start, end)
+    if match is not None:
+        first, second = (words.get(g.lower(), g.lower()) for g in match.groups())
+        if first != second:
+            return first, second
+    return None
+
+
+def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: NumberMention
+                  ) -> NumberFinding | None:
+    """A baseline value written for the other group ("85.0 in the control group" when 85.0
+    is the intervention group's value, or an "X vs Y" pair in the reverse of its order)."""
+    sides = _baseline_sides(study, number)
+    if len(sides) != 1 or number.hedged:
+        return None
+    name, own, _other = sides[0]
+    base = study.baseline[name]
+    field = f"results.baseline_differences[{json.dumps(name)}]"
+    # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order only
+    group = (_pair_group(study, analysis, numbers, number, name) if numbers.in_list(number)
+             else _group_of(analysis, number))
+    if group is None or group == own:
+        return None
+    return NumberFinding(number.span, field, (
+        f"{number.span.quote} is written for the {group} group, but in {field} = "
+        f"{base.text!r} it is the {own} group's value"))
+
+
+def _pair_group(study: Study, analysis: Analysis, numbers: Numbers, number: NumberMention,
+                name: str) -> str | None:
+    """The group of a value in an "A vs B" pair of one characteristic, in a declared order."""
+    order = _declared_order(analysis, number)
+    if order is None:
+        return None
+    items = numbers.items
+    at = numbers.at(number)
+    if at is None:
+        return None
+    for partner, position in ((at + 1, 0), (at - 1, 1)):
+        if not 0 <= partner < len(items):
+            continue
+        left, right = (number, items[partner]) if position == 0 else (items[partner], number)
+        if not _PAIR_GAP.match(analysis.text[left.span.end:right.span.start]):
+            continue
+        # the partner must be a value of the same characteristic for the pair to be read
+        if any(n == name for n, _, _ in _baseline_sides(study, items[partner])):
+            return order[position]
+    return None
+
+
+_LIST_GAP = re.compile(r"^\s*%?\s*(?:/|,|;|and|or|vs\.?|versus|to)\s*$", re.IGNORECASE)

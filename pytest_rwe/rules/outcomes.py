@@ -1,0 +1,388 @@
+"""Where a summary names each outcome: by its words, part of them, or an abbreviation.
+
+An outcome's name is matched as a bag of stemmed content words inside a short window of one
+sentence ("ip visit for asthma" ~ "asthma-related inpatient visits"), or by an abbreviation:
+one its name gives in parentheses ("free plasma glucose (FPG)"), the initials of its words
+("low cardiac output syndrome" ~ "LCOS"), or one the summary defines ("... volume (Vd/Vt)").
+Overlapping matches go to the most specific name ("ischemic stroke" is not also "stroke"); a
+partial match counts only when it singles out one outcome, or when the outcome's own estimate
+is written nearby.
+
+Lookups go through an inverted index of the names' words, so the cost grows with the words
+a sentence shares with the names, not with the number of outcomes times the summary's length.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
+from pytest_rwe.rules.outcome_places import by_numbers, by_timepoint, place_by_timepoint
+from pytest_rwe.rules.text import (
+    STOPWORDS,
+    Span,
+    Token,
+    normalize_phrase,
+    numbers_in,
+    same_word,
+    stem,
+)
+from pytest_rwe.rules.truth import Fact
+from pytest_rwe.study import Outcome, Study
+
+_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
+# Words that describe how or when an outcome is measured, not which outcome it is: a name's
+# other words must all be found, these need not ("mean operative time" ~ "operative time").
+WEAK_WORDS = frozenset(stem(w) for w in (
+    "level", "levels", "score", "scores", "value", "values", "mean", "median", "change",
+    "changes", "concentration", "concentrations", "measure", "measured", "patients", "percent",
+    "percentage", "time", "times", "duration", "use", "usage", "amount", "index", "total",
+    "week", "weeks", "month", "months", "day", "days", "year", "years", "hour", "hours",
+    "minute", "minutes", "min", "follow", "up", "end", "baseline", "period", "number", "average",
+    "participants", "subjects", "people", "group", "groups", "overall", "serum", "plasma",
+    "daily", "postoperative", "mm", "ml", "mg", "kg", "cm"))
+_BREAKS = frozenset("();:[]")
+_CROWDED = 48  # a segment sharing words with more outcomes than this: full matches only
+@dataclass(frozen=True)
+class Mention:
+    """A place where the summary names an outcome."""
+
+    outcome: Outcome
+    positions: tuple[int, ...]  # token indices that matched the name
+    span: Span
+    full: bool  # every content word of the name (or an abbreviation of it) was found
+
+
+def content_words(name: str) -> list[str]:
+    """The stemmed, de-duplicated content words of a name (outside parentheses)."""
+    words = [w for w in normalize_phrase(name) if w not in _STOP_STEMS]
+    unique: list[str] = []
+    for word in words:
+        if not any(same_word(word, u) for u in unique):
+            unique.append(word)
+    return unique or normalize_phrase(name)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to name an outcome: words that must all be found, words that may be."""
+
+    key: str
+    strong: tuple[str, ...]
+    weak: tuple[str, ...]
+    part: bool  # one part of a name listing several things ("A, B and C")
+
+
+@dataclass
+class OutcomeIndex:
+    """The outcomes' names as an inverted index: word -> variants of names holding it."""
+
+    outcomes: dict[str, Outcome]
+    names: dict[str, list[str]]  # every content word of each name (without parentheses)
+    variants: list[Variant]
+    aliases: dict[str, set[str]]  # abbreviation -> outcome keys
+    postings: dict[str, list[int]]  # strong word -> variant numbers
+    weak: frozenset[str]
+    rarest: dict[str, list[int]] = field(default_factory=dict)  # rarest strong word -> variants
+    _by_prefix: dict[str, set[str]] = field(default_factory=dict)
+    _matched: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def words_matching(self, norm: str) -> frozenset[str]:
+        """The name words a token matches: equal, or the same word by a long prefix."""
+        hit = self._matched.get(norm)
+        if hit is None:
+            found = {norm} if norm in self.postings or norm in self.weak else set()
+            for word in self._by_prefix.get(norm[:5], ()):
+                if word != norm and same_word(norm, word):
+                    found.add(word)
+            hit = self._matched[norm] = frozenset(found)
+        return hit
+
+
+_PARTS = re.compile(r",\s*(?:and\s+|or\s+)?|;\s*|\s+(?:and|or|and/or|vs\.?|versus)\s+|\s*=\s*",
+                    re.IGNORECASE)
+
+
+def _variant(key: str, words: list[str], part: bool) -> Variant | None:
+    strong = tuple(w for w in words if w not in WEAK_WORDS)
+    weak = tuple(w for w in words if w in WEAK_WORDS)
+    if not strong:
+        strong, weak = tuple(words), ()
+    return Variant(key, strong, weak, part) if strong else None
+
+
+def build_outcome_index(study: Study) -> OutcomeIndex:
+    outcomes = {o.key: o for o in study.outcomes}
+    names: dict[str, list[str]] = {}
+    variants: list[Variant] = []
+    aliases: dict[str, set[str]] = {}
+    codes: dict[str, set[str]] = {}
+    for outcome in study.outcomes:
+        outer = re.sub(r"\([^()]*\)", " ", outcome.name)
+        words = content_words(outer if outer.strip() else outcome.name)
+        names[outcome.key] = words
+        whole = _variant(outcome.key, words, False)
+        if whole is not None:
+            variants.append(whole)
+        parts = [p for p in _PARTS.split(outer) if p.strip()]
+        if len(parts) > 1:
+            for text in parts:
+                part = _variant(outcome.key, content_words(text), True)
+                if part is not None and part.strong != (whole.strong if whole else ()):
+                    variants.append(part)
+        for alias in bracketed(outcome.name):
+            if " " in alias:  # "(VO2 peak)": a short name of its own
+                variant = _variant(outcome.key, normalize_phrase(alias), True)
+                if variant is not None:
+                    variants.append(variant)
+            else:
+                aliases.setdefault(alias_key(alias), set()).add(outcome.key)
+            # "community ... program (COTiD program) referrals": the abbreviation with the
+            # words after it names the outcome too ("COTiD referrals")
+            rest = outcome.name.split(alias, 1)[1].lstrip(")] ")
+            if rest and not rest.startswith("("):
+                variant = _variant(outcome.key, normalize_phrase(alias) + content_words(rest),
+                                   False)
+                if variant is not None and len(variant.strong) > 1:
+                    variants.append(variant)
+        initials = acronym(outer)
+        if len(initials) >= 3 and len(words) >= 3 and initials not in RESERVED:
+            codes.setdefault(initials, set()).add(outcome.key)
+        for word in re.findall(r"[^\W\d_][\w\-]*", outer):
+            if code_like(word):
+                codes.setdefault(alias_key(word), set()).add(outcome.key)
+    # a code-like word of one name only ("ASAS40") names that outcome by itself
+    for code, keys in codes.items():
+        if len(keys) == 1 and code not in RESERVED:
+            aliases.setdefault(code, set()).update(keys)
+    postings: dict[str, list[int]] = {}
+    weak: set[str] = set()
+    for number, variant in enumerate(variants):
+        for word in variant.strong:
+            postings.setdefault(word, []).append(number)
+        weak |= set(variant.weak)
+    index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak))
+    for number, variant in enumerate(variants):
+        rarest = min(variant.strong, key=lambda w: len(postings[w]))
+        index.rarest.setdefault(rarest, []).append(number)
+    for word in set(postings) | weak:
+        index._by_prefix.setdefault(word[:5], set()).add(word)
+    return index
+
+
+def _segments(tokens: Sequence[Token], lo: int, hi: int) -> list[tuple[int, int]]:
+    out, start = [], lo
+    for pos in range(lo, hi):
+        if tokens[pos].text in _BREAKS:
+            if pos > start:
+                out.append((start, pos))
+            start = pos + 1
+    if hi > start:
+        out.append((start, hi))
+    return out
+
+
+def _window(variant: Variant, at: dict[int, frozenset[str]], positions: list[int], start: int,
+            hi: int) -> tuple[list[int], int, int]:
+    """Greedy match from ``positions[start]``: matched positions, strong words found, last."""
+    words = variant.strong + variant.weak
+    found: dict[str, int] = {}
+    first = positions[start]
+    limit = min(hi, first + 2 * len(words) + 2)
+    last = first
+    for pos in positions[start:]:
+        if pos >= limit:
+            break
+        for word in words:
+            if word not in found and word in at[pos]:
+                found[word] = pos
+                last = pos
+                break
+        if len(found) == len(words):
+            break
+    strong = sum(1 for w in variant.strong if w in found)
+    return sorted(found.values()), strong, last
+
+
+_Candidate = tuple[float, list[Outcome], list[int]]
+
+
+def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, hi: int
+                        ) -> list[_Candidate]:
+    at = {pos: index.words_matching(tokens[pos].norm) for pos in range(lo, hi)}
+    at = {pos: words for pos, words in at.items() if words}
+    if not at:
+        return []
+    present = frozenset().union(*at.values())
+    if sum(len(index.postings.get(word, ())) for word in present) > _CROWDED:
+        # a segment sharing words with many names: full matches only, each name looked up
+        # once, under its rarest word
+        numbers = {n for word in present for n in index.rarest.get(word, ())
+                   if all(w in present for w in index.variants[n].strong)}
+    else:
+        numbers = {n for word in present for n in index.postings.get(word, ())}
+    out: list[_Candidate] = []
+    for number in sorted(numbers):
+        variant = index.variants[number]
+        words = set(variant.strong)
+        everything = set(variant.strong + variant.weak)
+        positions = [pos for pos, found in at.items() if found & everything]
+        outcome = index.outcomes[variant.key]
+        i = 0
+        while i < len(positions):
+            if not at[positions[i]] & words and not any(
+                    at[p] & words for p in positions[i:i + 4]):
+                i += 1
+                continue
+            matched, strong, last = _window(variant, at, positions, i, hi)
+            if strong == len(variant.strong):
+                matched, last = _tightest(variant, at, positions, i, hi, matched, last)
+                # a part of a name counts a little less than the whole name
+                out.append((len(matched) + (0.25 if variant.part else 0.5), [outcome], matched))
+            elif 2 * strong >= len(variant.strong) and strong and not variant.part and \
+                    matched[-1] - matched[0] <= len(matched):
+                # a part of a name must stand together: "no ... intrahepatic
+                # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no diabetes"
+                out.append((float(len(matched)), [outcome], matched))
+            while i < len(positions) and positions[i] <= last:
+                i += 1
+    return out
+
+
+def _tightest(variant: Variant, at: dict[int, frozenset[str]], positions: list[int], start: int,
+              hi: int, matched: list[int], last: int) -> tuple[list[int], int]:
+    """The shortest full match starting inside this one: "significantly lower risk of
+    clinically significant bleeding" names the outcome with its last three words."""
+    best, best_last = matched, last
+    j = start + 1
+    while j < len(positions) and positions[j] <= last:
+        other, strong, other_last = _window(variant, at, positions, j, hi)
+        if strong == len(variant.strong) and other[-1] - other[0] < best[-1] - best[0]:
+            best, best_last = other, other_last
+        j += 1
+    return best, max(best_last, last)
+
+
+def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], text: str,
+                  tokens: Sequence[Token], sentences: Sequence[tuple[int, int]]) -> list[Mention]:
+    """Every outcome mention, sentence by sentence (``sentences`` are token ranges)."""
+    mentions: list[Mention] = []
+    for lo, hi in sentences:
+        candidates: list[_Candidate] = []
+        for s_lo, s_hi in _segments(tokens, lo, hi):
+            candidates += _segment_candidates(index, tokens, s_lo, s_hi)
+        if index.aliases and hi > lo:
+            candidates += _alias_candidates(index, text, tokens, lo, hi)
+        mentions += _resolve(index, facts, text, tokens, lo, hi, candidates)
+    return _summary_aliases(index, text, tokens, mentions)
+
+
+_WORD = re.compile(r"[^\W\d_][\w/\-\u2010]*")
+
+
+def _alias_candidates(index: OutcomeIndex, text: str, tokens: Sequence[Token], lo: int,
+                      hi: int) -> list[_Candidate]:
+    """Abbreviations in capitals ("FPG", "hs-CRP", "QoR-15" for "QoR", "SCL-90" for
+    "SCL90", "ARBs" for "ARB") at the tokens they cover."""
+    out: list[_Candidate] = []
+    start, end = tokens[lo].start, tokens[hi - 1].end
+    starts = [t.start for t in tokens]
+    for match in _WORD.finditer(text, start, end):
+        word = match.group(0).rstrip("-/")
+        if not code_like(word):
+            continue
+        key = alias_key(word)
+        keys = index.aliases.get(key) or index.aliases.get(re.sub(r"\d+$", "", key)) or (
+            index.aliases.get(key[:-1]) if key.endswith("s") else None)
+        if not keys:
+            continue
+        first = bisect.bisect_left(starts, match.start())
+        last = bisect.bisect_left(starts, match.start() + len(word))
+        positions = [p for p in range(first, max(first + 1, last)) if lo <= p < hi]
+        if positions:
+            out.append((1.5, [index.outcomes[k] for k in sorted(keys)], positions))
+    return out
+
+
+def _summary_aliases(index: OutcomeIndex, text: str, tokens: Sequence[Token],
+                     mentions: list[Mention]) -> list[Mention]:
+    """Abbreviations the summary defines right after a name: "... volume (Vd/Vt)"."""
+    defined: dict[str, Outcome] = {}
+    for mention in mentions:
+        match = re.match(r"\s*\(([A-Za-z][\w/\-]{0,11})\)", text[mention.span.end:])
+        if match and sum(c.isupper() for c in match.group(1)) >= 2:
+            defined.setdefault(match.group(1), mention.outcome)
+    if not defined:
+        return mentions
+    taken = {p for m in mentions for p in m.positions}
+    extra = []
+    for pos, token in enumerate(tokens):
+        outcome = defined.get(token.text)
+        if outcome is not None and pos not in taken:
+            extra.append(Mention(outcome, (pos,), Span(token.start, token.end, token.text), True))
+    return sorted(mentions + extra, key=lambda m: m.positions[0])
+
+
+def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: Sequence[Token],
+             lo: int, hi: int, candidates: list[_Candidate]) -> list[Mention]:
+    if not candidates:
+        return []
+    sentence_text = text[tokens[lo].start:tokens[hi - 1].end] if hi > lo else ""
+    written = numbers_in(sentence_text)
+    names = index.names
+    merged: dict[tuple[float, tuple[int, ...]], list[Outcome]] = {}
+    for strength, outcomes, positions in candidates:
+        merged.setdefault((strength, tuple(positions)), []).extend(outcomes)
+    ordered = sorted(merged.items(), key=lambda kv: (-kv[0][0], kv[0][1][0]))
+    consumed: set[int] = set()
+    out: list[Mention] = []
+    for (strength, positions_key), outcomes in ordered:
+        positions = list(positions_key)
+        if set(positions) <= consumed:
+            continue
+        full = strength != int(strength)
+        chosen = outcomes
+        if not full:
+            # A partial match must single out its outcome among all the study's outcomes.
+            rivals = _rivals(index, [tokens[p].norm for p in positions])
+            if len({tuple(names[o.key]) for o in rivals}) == 1:
+                chosen = rivals  # one name at several timepoints
+            elif len(rivals) > 1:
+                chosen = by_numbers(rivals, facts, written)
+                if len(chosen) != 1:
+                    continue
+        if len(chosen) > 1 and len({tuple(names[o.key]) for o in chosen}) == 1:
+            placed = place_by_timepoint(chosen, text, tokens, lo, hi)
+            if placed:
+                consumed |= set(positions)
+                for outcome, pos in placed:
+                    tok = tokens[pos]
+                    out.append(Mention(outcome, (pos,), Span(tok.start, tok.end, tok.text), full))
+                continue
+        if len(chosen) > 1:
+            chosen = (by_timepoint(chosen, written) or by_numbers(chosen, facts, written)
+                      or chosen)
+        consumed |= set(positions)
+        start, end = tokens[positions[0]].start, tokens[positions[-1]].end
+        for outcome in chosen:
+            out.append(Mention(outcome, tuple(positions), Span(start, end, text[start:end]),
+                               full))
+    unique: dict[tuple[str, tuple[int, ...]], Mention] = {}
+    for mention in out:
+        unique.setdefault((mention.outcome.key, mention.positions), mention)
+    return sorted(unique.values(), key=lambda m: m.positions[0])
+
+
+def _rivals(index: OutcomeIndex, matched: list[str]) -> list[Outcome]:
+    """The outcomes whose names contain every matched strong word (through the index)."""
+    keys: set[str] | None = None
+    for norm in matched:
+        words = index.words_matching(norm) - index.weak
+        if not words:
+            continue
+        found = {index.variants[n].key for word in words for n in index.postings.get(word, ())}
+        keys = found if keys is None else keys & found
+    return [index.outcomes[k] for k in sorted(keys or ())]

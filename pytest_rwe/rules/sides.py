@@ -1,0 +1,135 @@
+"""The group side of a direction: which group bears it, or is compared against."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.cues import Cue
+from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.text import Token
+
+RELATIVE = words("which who whom whose")
+
+
+@dataclass(frozen=True)
+class Side:
+    """The group a direction is about; ``explicit`` when the clause names it."""
+
+    group: str  # intervention, control or unknown
+    explicit: bool
+    reason: str = ""
+
+
+def segment(tokens: Sequence[Token], first: int, last: int, lo: int, hi: int
+            ) -> tuple[int, int]:
+    """The comma-delimited stretch of the clause around tokens ``first..last`` (outside
+    parentheses)."""
+    start, depth = lo, 0
+    for pos in range(first - 1, lo - 1, -1):
+        text = tokens[pos].text
+        if text in ")]":
+            depth += 1
+        elif text in "([":
+            if depth:
+                depth -= 1
+            else:
+                start = pos + 1
+                break
+        elif text == "," and not depth:
+            start = pos + 1
+            break
+    end, depth = hi, 0
+    for pos in range(last + 1, hi):
+        text = tokens[pos].text
+        if text in "([":
+            depth += 1
+        elif text in ")]":
+            if depth:
+                depth -= 1
+            else:
+                end = pos
+                break
+        elif text == "," and not depth:
+            end = pos
+            break
+    return start, end
+
+
+def _outside_parentheses(tokens: Sequence[Token], lo: int, refs: Sequence[GroupRef]
+                         ) -> list[GroupRef]:
+    depth_at: dict[int, int] = {}
+    depth = 0
+    wanted = {r.position for r in refs}
+    last = max(wanted, default=lo)
+    for pos in range(lo, last + 1):
+        if pos in wanted:
+            depth_at[pos] = depth
+        text = tokens[pos].text
+        if text in "([":
+            depth += 1
+        elif text in ")]" and depth:
+            depth -= 1
+    return [r for r in refs if depth_at.get(r.position, 0) == 0]
+
+
+def _side_of(refs: Sequence[GroupRef], cue: Cue) -> Side | None:
+    bearers = [r for r in refs if not r.comparison and not r.between]
+    known = {r.group for r in bearers if r.group != "unknown"}
+    compared = {r.group for r in refs if r.comparison and r.group != "unknown"}
+    if len(known) == 1:
+        group = known.pop()
+        if compared == {group}:
+            return Side("unknown", True, "one group is named on both sides")
+        return Side(group, True)
+    if len(known) == 2:
+        return Side("unknown", True, "both groups are named as having it")
+    if any(r.group == "unknown" for r in bearers):
+        # "the K2 group ... compared with the control group": with two groups, the one not
+        # recognized is the other one; without a recognized side it stays unknown
+        if compared == {"control"}:
+            return Side("intervention", True)
+        if compared == {"intervention"}:
+            return Side("control", True)
+        return Side("unknown", True, "the group named is not one of the study's groups")
+    if compared == {"control"}:
+        return Side("intervention", True)
+    if compared == {"intervention"}:
+        return Side("control", True)
+    if compared:
+        return Side("unknown", True, "compared with a group the study does not name")
+    return None
+
+
+def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo: int, hi: int,
+                topic: str | None, design: str) -> Side:
+    """The group a direction cue is about: named in its stretch, its clause, the clauses
+    before (the group last named as a subject), or by convention the intervention."""
+    if design == "case_series":
+        return Side("intervention", False)
+    refs = _outside_parentheses(tokens, lo, refs)
+    seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
+    stretch = [r for r in refs if seg_lo <= r.position < seg_hi]
+    if tokens[seg_lo].text.lower() in RELATIVE and not [r for r in stretch if not r.comparison]:
+        # "..., which still had higher X": the relative pronoun is the group named just before
+        antecedent = [r for r in refs if max(r.end, r.position) < seg_lo
+                      and seg_lo - max(r.end, r.position) <= 3 and r.group != "unknown"]
+        if antecedent:
+            return Side(antecedent[-1].group, True)
+    segment_text = " ".join(t.text for t in tokens[seg_lo:seg_hi])
+    for group in (stretch, refs):
+        side = _side_of(group, cue)
+        if side is not None:
+            return side
+        if group is stretch and lexicon.BOTH.search(segment_text):
+            return Side("unknown", True, "both groups are named as having it")
+    clause_text = " ".join(t.text for t in tokens[lo:hi])
+    if lexicon.BOTH.search(clause_text) and not refs:
+        return Side("unknown", True, "both groups are named as having it")
+    if topic is not None:
+        return Side(topic, False)
+    return Side("intervention", False)
+
+

@@ -1,0 +1,122 @@
+"""Study metadata (tags) and the ``--rwe-select`` expression that picks studies by them.
+
+Every study gets the same tags, derived from its file, so a run can be narrowed to a slice
+of the suite (``--rwe-select design=case_series``, ``--rwe-select measure=HR|OR,hard=true``)
+and the report can break the criterion means down by design, by source and by area.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pytest_rwe.study import Measure, Study
+
+# At least this many outcomes makes a study part of the hard subset (RWESummary found
+# summaries of studies with many outcomes the most error-prone).
+HARD_OUTCOMES = 9
+
+TAG_KEYS: tuple[str, ...] = ("id", "design", "measure", "area", "source", "hard", "timepoints",
+                             "significance")
+_LEGEND_BUILDER = "scripts/build_legend_cases.py"
+
+
+def source_collection(study: Study) -> str:
+    """Where a study comes from: ``source.collection`` if set, else ``legend-htn`` for the
+    studies built from the LEGEND-HTN results, else ``literature``."""
+    source = study.raw.get("source")
+    if isinstance(source, Mapping):
+        collection = source.get("collection")
+        if isinstance(collection, str) and collection.strip():
+            return collection.strip().lower()
+        if source.get("built_by") == _LEGEND_BUILDER:
+            return "legend-htn"
+    return "literature"
+
+
+def therapeutic_area(study: Study) -> str:
+    """``source.therapeutic_area``, lowercased; ``unknown`` when the file does not say."""
+    source = study.raw.get("source")
+    if isinstance(source, Mapping):
+        area = source.get("therapeutic_area")
+        if isinstance(area, str) and area.strip():
+            return area.strip().lower()
+    return "unknown"
+
+
+def significance_profile(study: Study) -> str:
+    """``all`` (every outcome has p < 0.05), ``none`` (every outcome has p >= 0.05),
+    ``mixed``, or ``unreported`` (some outcome has no p-value)."""
+    flags = [outcome.significant for outcome in study.outcomes]
+    if not flags or any(flag is None for flag in flags):
+        return "unreported"
+    if all(flags):
+        return "all"
+    return "none" if not any(flags) else "mixed"
+
+
+def study_tags(study: Study) -> dict[str, tuple[str, ...]]:
+    """The tags of ``study``: each key of :data:`TAG_KEYS` with its value(s)."""
+    measures = sorted({m.value for o in study.outcomes for m in o.estimates}
+                      | ({Measure.N.value} if any(o.count for o in study.outcomes) else set()))
+    return {
+        "id": (study.id,),
+        "design": (study.design,),
+        "measure": tuple(measures),
+        "area": (therapeutic_area(study),),
+        "source": (source_collection(study),),
+        "hard": (str(len(study.outcomes) >= HARD_OUTCOMES).lower(),),
+        "timepoints": (str(any(o.timepoint for o in study.outcomes)).lower(),),
+        "significance": (significance_profile(study),),
+    }
+
+
+class SelectError(ValueError):
+    """A ``--rwe-select`` expression that cannot be read; the message says the fix."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``key=pattern|pattern`` (any pattern matches a tag value) or ``key!=...`` (none does)."""
+
+    key: str
+    patterns: tuple[str, ...]
+    negated: bool = False
+
+    def matches(self, tags: Mapping[str, Sequence[str]]) -> bool:
+        values = [v.lower() for v in tags.get(self.key, ())]
+        hit = any(fnmatch.fnmatchcase(v, p) for v in values for p in self.patterns)
+        return hit != self.negated
+
+
+def parse_select(expressions: Sequence[str], *, option: str = "--rwe-select") -> list[Condition]:
+    """Parse ``key=value,...`` expressions (each given once or more): every condition must hold.
+
+    Values are matched case-insensitively with shell wildcards (``id=legend_*``); ``|``
+    separates alternatives (``measure=HR|OR``); ``!=`` negates (``source!=legend-htn``).
+    """
+    conditions: list[Condition] = []
+    for expression in expressions:
+        for part in filter(None, (p.strip() for p in expression.split(","))):
+            negated = "!=" in part
+            key, sep, value = part.partition("!=" if negated else "=")
+            key, value = key.strip().lower(), value.strip()
+            if not sep or not key or not value:
+                raise SelectError(
+                    f"{option}: cannot read {part!r}; write key=value, e.g. "
+                    f"{option} design=case_series,measure=HR|OR")
+            if key not in TAG_KEYS:
+                raise SelectError(
+                    f"{option}: unknown key {key!r}; use one of {', '.join(TAG_KEYS)}")
+            patterns = tuple(p.strip().lower() for p in value.split("|") if p.strip())
+            conditions.append(Condition(key, patterns, negated))
+    return conditions
+
+
+def selected(study: Study, conditions: Sequence[Condition]) -> bool:
+    """True when ``study`` meets every condition (no condition: every study)."""
+    if not conditions:
+        return True
+    tags = study_tags(study)
+    return all(condition.matches(tags) for condition in conditions)
