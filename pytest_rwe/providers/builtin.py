@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 MODELS = ("template", "rules")
 #: studies with more outcomes than this are judged in a worker process (see above)
-PROCESS_LANE_OUTCOMES = 100
+PROCESS_LANE_OUTCOMES = 300
 _BIG_CACHE = 16  # big (study, summary) verdicts kept for the criteria still to come
 
 
