@@ -1,6 +1,7 @@
 """Running the sweep's pieces: pytest-rwe and the floor against a fresh fake server.
 
-Shared by the scenarios of ``benchmarks/sweep.py``; see its docstring for what is measured.
+Shared by the scenarios of ``benchmarks/sweep.py`` (see its docstring for what is measured),
+with the target table it prints at the end (``verdicts``).
 """
 
 from __future__ import annotations
@@ -199,3 +200,51 @@ def sweep_cases(folder: Path) -> Path:
 def expected_calls(cases: Path) -> int:
     """One summary and nine judge calls per (model, study): 30 calls per study."""
     return 30 * len(list(cases.glob("*.json")))
+
+
+# -- the summary ----------------------------------------------------------------------------
+def verdicts(results: dict[str, Any]) -> list[str]:
+    """One line per target: the figure, the target, met or not."""
+    lines = []
+
+    def mark(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    for name, target in (("cap16", 1.15), ("cap4", 1.25), ("cap2", 1.25)):
+        if name not in results:
+            continue
+        s = results[name]["summary"]
+        ratio = s["ratio_rwe_to_floor"]
+        line = (f"{name}: (wall - start-up) / floor = {ratio['median']:.2f} "
+                f"[{ratio['min']:.2f}-{ratio['max']:.2f}], target <= {target}: "
+                f"{mark(ratio['median'] <= target)}")
+        gap = s["cpu_ms_per_call_over_floor"]
+        line += (f"; CPU per call {s['rwe_cpu_ms_per_call']['median']:.2f} ms vs floor "
+                 f"{s['floor_cpu_ms_per_call']['median']:.2f} ms (+{gap['median']:.2f})")
+        if name == "cap16":
+            line += f", target <= +1.5 ms: {mark(gap['median'] <= 1.5)}"
+        else:
+            line += f"; every call once, 0 failed/errors/abstentions: " \
+                    f"{mark(s['every_call_once_and_clean'])}"
+        lines.append(line + f" (loads {', '.join(s['loads'])})")
+    if "two-runs" in results:
+        s = results["two-runs"]["summary"]
+        ok = (s["both_green"] and s["extra_calls_pct"]["max"] <= 1.0
+              and not any(s["rate_limited_429"]))
+        lines.append(f"two-runs: both green {s['both_green']}, extra calls "
+                     f"{s['extra_calls_pct']['max']:.2f}% (<= 1%), 429s {s['rate_limited_429']}"
+                     f": {mark(ok)}")
+    if "killed-leader" in results:
+        s = results["killed-leader"]["summary"]
+        ok = (s["finished_by_itself"] and not any(s["stored_called_again"])
+              and all(n <= 1 for n in s["failed_tests"]) and not any(s["errors"]))
+        lines.append(f"killed-leader: finished by itself {s['finished_by_itself']}, failed "
+                     f"tests {s['failed_tests']}, calls lost with the worker (made again) "
+                     f"{s['lost_at_kill']}, stored calls made again {s['stored_called_again']}"
+                     f": {mark(ok)}")
+    if "rules" in results:
+        s = results["rules"]["summary"]
+        lines.append(f"rules: {s['seconds_at_800']:.2f} s per summary at 800 outcomes "
+                     f"(target <= 1 s: {mark(s['seconds_at_800'] <= 1.0)}; the juror's "
+                     "algorithm is the jury workstream's)")
+    return lines
