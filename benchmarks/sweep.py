@@ -85,7 +85,7 @@ from benchmarks.runs import (
     sweep_cases,
     verdicts,
 )
-from pytest_rwe.store_lock import pid_alive
+from pytest_rwe.store.lock_files import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
 
 SCENARIOS = ("cap16", "cap4", "cap2", "xdist", "two-runs", "killed-leader", "rules", "replay",

@@ -37,7 +37,7 @@ from pytest_rwe.report import write_report
 from pytest_rwe.report.evidence import no_evaluation_cause
 from pytest_rwe.session import RweCase, get_session, relative
 from pytest_rwe.settings import SettingsError
-from pytest_rwe.store_record import slug
+from pytest_rwe.store.entry import slug
 from pytest_rwe.study import Study
 from pytest_rwe.study_check import no_study_problem
 from pytest_rwe.verdict import Criterion, Verdict

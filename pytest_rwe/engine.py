@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 
 from pytest_rwe.calling import Caller, CallLabel
 from pytest_rwe.claims_report import claim_diagnostics
-from pytest_rwe.leader import Leader
 from pytest_rwe.prompts import (
     PromptSet,
     judge_request,
@@ -44,6 +43,7 @@ from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.store import Deferral, StoreMissError
+from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 

@@ -15,7 +15,6 @@ import pytest
 
 from pytest_rwe.calling import Caller
 from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.leader import Role, RunLeader, worker_role
 from pytest_rwe.options import read_settings
 from pytest_rwe.prompts import PromptSet, load_prompts
 from pytest_rwe.providers.base import GenerationSettings
@@ -25,7 +24,8 @@ from pytest_rwe.providers.registry import model_problems
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings
 from pytest_rwe.store import ResponseStore
-from pytest_rwe.store_budget import StoreBudget
+from pytest_rwe.store.budget import StoreBudget
+from pytest_rwe.store.leader import Role, RunLeader, worker_role
 from pytest_rwe.study import StudyLoad, load_folder
 
 
@@ -169,7 +169,7 @@ class RweSession:
 
     @property
     def role(self) -> Role:
-        """This process's part in calling models (see :mod:`pytest_rwe.leader`)."""
+        """This process's part in calling models (see :mod:`pytest_rwe.store.leader`)."""
         return worker_role(getattr(self.config, "workerinput", None))
 
 

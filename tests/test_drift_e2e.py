@@ -25,7 +25,7 @@ from e2e_kit import (
     xdist_args,
 )
 
-from pytest_rwe.store_record import slug
+from pytest_rwe.store.entry import slug
 from pytest_rwe.testing.fake_server import FakeServer
 
 WORKERS = [0, 2]

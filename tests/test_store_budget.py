@@ -1,4 +1,4 @@
-"""One budget per provider endpoint for the processes sharing a store (pytest_rwe.store_budget).
+"""One budget per provider endpoint for the processes sharing a store (pytest_rwe.store.budget).
 
 Other processes are real ones (children of this test), so that the registry's liveness
 checks see live pids; their registry files are written by hand.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.store_budget import Demand, Peer, StoreBudget, Use, budget_for, entry_name
-from pytest_rwe.store_lock import LockInfo, ProcessId, me, process_start
+from pytest_rwe.store.budget import Demand, Peer, StoreBudget, Use, budget_for, entry_name
+from pytest_rwe.store.lock_files import LockInfo, ProcessId, me, process_start
 
 KEY = "openai@https://api.openai.com/v1"
 
