@@ -63,8 +63,8 @@ def responder(provider: str, model: str, prompt: str) -> str | None:
 
 
 def load_cases(count: int) -> list[tuple[Any, str]]:
+    from pytest_rwe.rules.summarizer import summarize
     from pytest_rwe.study import load_study
-    from pytest_rwe.summarizer import summarize
 
     paths = sorted(STUDIES.glob("*.json"))[:count]
     if len(paths) < count:

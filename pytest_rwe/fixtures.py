@@ -12,7 +12,6 @@ from typing import NoReturn
 import pytest
 
 from pytest_rwe import escape
-from pytest_rwe.claims_report import claim_diagnostics, juror_findings
 from pytest_rwe.engine import Engine, Evaluation
 from pytest_rwe.families import same_family_jurors
 from pytest_rwe.jury_options import jury_rules
@@ -20,6 +19,7 @@ from pytest_rwe.jury_rules import JuryRules, RepeatedVerdict, repeated
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.records import evaluation_record
 from pytest_rwe.redact import redact, redact_deep
+from pytest_rwe.rules.diagnostics import claim_diagnostics, juror_findings
 from pytest_rwe.session import RweCase, get_session
 from pytest_rwe.study import Study, StudyLoad
 from pytest_rwe.study_check import NO_STUDY_PROPERTY, NoStudy

@@ -24,7 +24,7 @@ def evaluation_record(
     """The JSON-able record of one (model, study, repeat) evaluation.
 
     ``claims`` is the summary's claim diagnostics and ``findings`` what each juror's answer
-    points at in the summary, per criterion and juror (:mod:`pytest_rwe.claims_report`); the
+    points at in the summary, per criterion and juror (:mod:`pytest_rwe.rules.diagnostics`); the
     findings join each juror's entry of the verdict.
     """
     summary = evaluation.summary

@@ -132,7 +132,7 @@ MUTANTS = (
     Mutant("ratio_percent", R + "index.py", "round((1 - value) * 100, 10)",
            "round((1 + value) * 100, 10)", '"24% lower" for HR 0.76 refused'),
     # findings as data
-    Mutant("finding_offsets", "pytest_rwe/claims_report.py",
+    Mutant("finding_offsets", "pytest_rwe/rules/diagnostics.py",
            '{"quote": finding.quote, "start": finding.start, "end": finding.end,',
            '{"quote": finding.quote, "start": finding.end, "end": finding.start,',
            "a finding's offsets swapped"),

@@ -22,8 +22,8 @@ from pytest_rwe.providers.base import (
 from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES, BuiltinProvider
 from pytest_rwe.providers.calls import RetryPolicy
 from pytest_rwe.providers.registry import register_provider
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, load_study, parse_study
-from pytest_rwe.summarizer import summarize
 from pytest_rwe.testing.studies import big_study_raw
 from pytest_rwe.verdict import CRITERIA
 

@@ -20,8 +20,8 @@ from pytest_rwe.integrations.deepeval import (
     NumbersAccurate,
     rwe_test_case,
 )
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, load_study
-from pytest_rwe.summarizer import summarize
 
 STUDIES = Path(__file__).resolve().parents[2] / "cases" / "studies"
 # one study of each design in the public suite
