@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pytest_rwe import __version__
 from pytest_rwe.cli_calibrate import add_calibrate_parser
-from pytest_rwe.rescore import add_rescore_parser
+from pytest_rwe.report.rescore import add_rescore_parser
 from pytest_rwe.study import load_paths
 from pytest_rwe.study_checks import check_study
 

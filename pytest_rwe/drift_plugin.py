@@ -21,19 +21,19 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from pytest_rwe import escape
-from pytest_rwe.drift.baseline import (
-    compare_reports,
-    gate_section,
-    load_baseline,
-    missing_responses,
-    parse_max_drop,
-)
 from pytest_rwe.drift.diff import drift_message
 from pytest_rwe.drift.extension import DriftSnapshotExtension, snapshot_stem
 from pytest_rwe.drift.profile import VerdictProfile, verdict_profile
 from pytest_rwe.fixtures import Summary
 from pytest_rwe.redact import display_name, path_name, redact, redact_deep
 from pytest_rwe.report import write_report
+from pytest_rwe.report.baseline import (
+    compare_reports,
+    gate_section,
+    load_baseline,
+    missing_responses,
+    parse_max_drop,
+)
 from pytest_rwe.report.evidence import no_evaluation_cause
 from pytest_rwe.session import RweCase, get_session, relative
 from pytest_rwe.settings import SettingsError

@@ -28,9 +28,9 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
     rwe_verdict,
 )
 from pytest_rwe.jury_options import add_jury_options, jury_rules, jury_rules_given
-from pytest_rwe.progress import Progress
 from pytest_rwe.records import record_key
 from pytest_rwe.redact import remember_url_secrets
+from pytest_rwe.report.progress import Progress
 from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
 from pytest_rwe.store.leader import RunLeader
 from pytest_rwe.study_check import NoStudy, check_studies, no_study_problem, placeholder_problem

@@ -17,10 +17,10 @@ import pytest
 from pytest_rwe import escape
 from pytest_rwe.engine import Engine
 from pytest_rwe.jury_options import jury_rules
-from pytest_rwe.progress import Progress
 from pytest_rwe.redact import display_name
 from pytest_rwe.report import build_report, build_report_settings, write_report
 from pytest_rwe.report.config import ReportSettings
+from pytest_rwe.report.progress import Progress
 from pytest_rwe.report.report_json import git_commit
 from pytest_rwe.report.terminal import Line, render_gate, render_summary
 from pytest_rwe.session import get_session

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe.rescore import (
+from pytest_rwe.report.rescore import (
     RescoreError,
     add_rescore_parser,
     parse_criterion_values,
