@@ -11,7 +11,7 @@ from pytest_rwe import __version__
 from pytest_rwe.cli_calibrate import add_calibrate_parser
 from pytest_rwe.report.rescore import add_rescore_parser
 from pytest_rwe.study import load_paths
-from pytest_rwe.study_checks import check_study
+from pytest_rwe.study.checks import check_study
 
 
 def _validate(args: argparse.Namespace) -> int:
