@@ -168,10 +168,10 @@ def check_scored(result: Any, expected: int) -> None:
 def pytest_rwe_engine(cases: Sequence[tuple[Any, str]], concurrency: int) -> Callable[
         [Path], None]:
     def work(store: Path) -> None:
-        from pytest_rwe.calling import Caller
+        from pytest_rwe.caller import Caller
         from pytest_rwe.engine import Engine, EngineConfig
         from pytest_rwe.prompts import load_prompts
-        from pytest_rwe.providers.calls import RetryPolicy
+        from pytest_rwe.providers.retry import RetryPolicy
         from pytest_rwe.store import ResponseStore
 
         caller = Caller(store=ResponseStore(store, "new"), policy=RetryPolicy(),

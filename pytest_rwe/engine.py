@@ -24,7 +24,7 @@ from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pytest_rwe.calling import Caller, CallLabel
+from pytest_rwe.caller import Caller, CallLabel
 from pytest_rwe.prompts import (
     PromptSet,
     judge_request,

@@ -13,10 +13,10 @@ import pytest
 
 from pytest_rwe import escape
 from pytest_rwe.engine import Engine, Evaluation
-from pytest_rwe.families import same_family_jurors
 from pytest_rwe.jury_options import jury_rules
 from pytest_rwe.jury_rules import JuryRules, RepeatedVerdict, repeated
 from pytest_rwe.providers.base import GenerationSettings
+from pytest_rwe.providers.families import same_family_jurors
 from pytest_rwe.records import evaluation_record
 from pytest_rwe.redact import redact, redact_deep
 from pytest_rwe.rules.diagnostics import claim_diagnostics, juror_findings

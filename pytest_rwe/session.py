@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe.calling import Caller
+from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.options import read_settings
 from pytest_rwe.prompts import PromptSet, load_prompts
 from pytest_rwe.providers.base import GenerationSettings
-from pytest_rwe.providers.calls import RetryPolicy
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.providers.registry import model_problems
+from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings
 from pytest_rwe.store import ResponseStore

@@ -139,15 +139,15 @@ def test_a_lock_owner_is_working_gone_or_unknown(tmp_path: Path, other: ProcessI
 def test_a_registry_that_cannot_be_written_holds_no_call_back(tmp_path: Path) -> None:
     import asyncio
 
-    from pytest_rwe.calling import Caller
+    from pytest_rwe.caller import Caller
     from pytest_rwe.providers.base import (
         GenerationRequest,
         GenerationResult,
         Message,
         Provider,
     )
-    from pytest_rwe.providers.calls import RetryPolicy
     from pytest_rwe.providers.registry import register_provider
+    from pytest_rwe.providers.retry import RetryPolicy
     from pytest_rwe.store import CallLabel, ResponseStore, StoreWarning
 
     class Remote(Provider):

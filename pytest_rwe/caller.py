@@ -22,10 +22,10 @@ from pytest_rwe.providers.base import (
     Provider,
     ProviderError,
 )
-from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.providers.limiter import AdaptiveLimit
 from pytest_rwe.providers.preload import load_sdk
 from pytest_rwe.providers.registry import create_provider
+from pytest_rwe.providers.retry import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.store import (
     CallLabel,
     Deferral,
