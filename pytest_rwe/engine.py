@@ -255,7 +255,7 @@ class Engine:
             asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
-                                        bugs=bugs)
+                                        bugs=bugs, repeat=repeat)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             claims.cancel()
@@ -265,7 +265,8 @@ class Engine:
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
-                     defer: Deferral | None = None, bugs: list[str] | None = None) -> Verdict:
+                     defer: Deferral | None = None, bugs: list[str] | None = None,
+                     repeat: int = 0) -> Verdict:
         # rendered once: each of the nine judge prompts embeds it
         shown = render_summarize_prompt(study, self.config.prompts)
         requests = {
@@ -275,7 +276,8 @@ class Engine:
         }
         found = [] if bugs is None else bugs
         jobs = [
-            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found)
+            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found,
+                            repeat)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -283,10 +285,11 @@ class Engine:
 
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
-        model: str, defer: Deferral | None, bugs: list[str],
+        model: str, defer: Deferral | None, bugs: list[str], repeat: int = 0,
     ) -> JurorScore:
+        # filed beside the summary it judges (its repeat too); the key leaves the repeat out
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
-                          subject=model)
+                          subject=model, repeat=repeat)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
             try:
@@ -294,7 +297,8 @@ class Engine:
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
                 repair_label = CallLabel(kind="repair", study_id=study.id,
-                                         criterion=criterion, model=juror, subject=model)
+                                         criterion=criterion, model=juror, subject=model,
+                                         repeat=repeat)
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
                 try:
                     parsed = parse_judge_reply(second.text, criterion)

@@ -31,6 +31,7 @@ from pytest_rwe.providers.base import (
     GenerationSettings,
     JudgeTask,
     Message,
+    PromptOrigin,
     SummarizeTask,
 )
 from pytest_rwe.study import DESIGNS, Design, Study
@@ -292,6 +293,7 @@ def summarize_request(
         messages=(Message("user", render_summarize_prompt(study, prompts)),),
         settings=settings,
         task=SummarizeTask(study),
+        origin=prompt_origin([prompts.summarize(study.design)], study_sha256=study_sha256(study)),
     )
 
 
@@ -309,4 +311,41 @@ def judge_request(
         messages=(Message("user", text),),
         settings=settings,
         task=JudgeTask(study, summary, criterion),
+        # the judge prompt embeds the summarization prompt: both templates are its origin
+        origin=prompt_origin([prompts.judge(criterion), prompts.summarize(study.design)],
+                             study_sha256=study_sha256(study), summary_sha256=_sha256(summary)),
     )
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def study_sha256(study: Study) -> str:
+    """sha256 of the study data a prompt shows (its question, design and results)."""
+    shown = {"question": str(study.raw.get("question", study.question)),
+             "design": design_json(study), "results": results_json(study)}
+    return _sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False))
+
+
+def prompt_origin(templates: list[PromptTemplate], **inputs: str) -> PromptOrigin:
+    """The store's reference to the templates (and data hashes) a request was rendered from.
+
+    A template's source is written relative to the current folder (a suite's
+    ``cases/prompts/...``), or ``package`` for the packaged default: never an absolute path,
+    which would differ between machines and change every stored file.
+    """
+    return PromptOrigin(
+        templates=tuple((t.name, t.sha256, _portable(t.source)) for t in templates),
+        inputs=tuple(sorted(inputs.items())),
+    )
+
+
+def _portable(source: str) -> str:
+    if source == PACKAGE_SOURCE:
+        return source
+    path = Path(source)
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
+        return path.name

@@ -152,7 +152,8 @@ def test_a_prompt_edit_under_replay_only_names_the_studies_it_touches(
     result.assert_outcomes(passed=(len(STUDIES) - 1) * 3, errors=3)
     result.stdout.fnmatch_lines([
         "*no recorded response for the summary*iscgm_t2d_basal_or_oral_therapy_case_series*"
-        "the prompt or generation settings changed*",
+        "*replay refuses it: the prompt changed: the template summarize_case_series.txt "
+        "changed*cases/prompts/summarize_case_series.txt*",
     ])
 
 

@@ -60,6 +60,16 @@ def resolve_name(name: str) -> ModelName:
     return ModelName(resolved.provider, resolved.model, base_url or None)
 
 
+def canonical_name(name: str) -> str | None:
+    """One spelling per model: ``gpt-4.1`` and ``openai/gpt-4.1`` are ``openai/gpt-4.1``
+    (a ``@URL`` suffix is kept); None when ``name`` names no model."""
+    try:
+        resolved = resolve_name(name)
+    except ProviderConfigError:
+        return None
+    return f"{resolved}@{resolved.base_url}" if resolved.base_url else str(resolved)
+
+
 def _resolve_bare(name: str) -> ModelName:
     if "/" in name:
         provider, model = name.split("/", 1)

@@ -2,8 +2,11 @@
 
 - :mod:`~pytest_rwe.store.response_store`: :class:`ResponseStore` (replay, record, single
   flight across processes);
-- :mod:`~pytest_rwe.store.keys`: the key of a call; :mod:`~pytest_rwe.store.entry`: one
-  stored call (an *entry*) as JSON, its label and the store's errors;
+- :mod:`~pytest_rwe.store.keys`: the key of a call; :mod:`~pytest_rwe.store.layout`: where
+  each call is filed (one file per logical call); :mod:`~pytest_rwe.store.entry`: one stored
+  call (an *entry*) as JSON and the store's errors; :mod:`~pytest_rwe.store.changes`: what
+  changed when a stored key does not match; :mod:`~pytest_rwe.store.maintenance`: prune and
+  migrate;
 - :mod:`~pytest_rwe.store.reservation`, :mod:`~pytest_rwe.store.locks`,
   :mod:`~pytest_rwe.store.lock_files`, :mod:`~pytest_rwe.store.wait`: making a call once
   across processes;
@@ -19,6 +22,7 @@ from pytest_rwe.store.response_store import (
     Deferral,
     DeferredCallFailed,
     RecordMode,
+    RequestInfo,
     ResponseStore,
     StoreMissError,
     StoreStats,
@@ -36,6 +40,7 @@ __all__ = [
     "Deferral",
     "DeferredCallFailed",
     "RecordMode",
+    "RequestInfo",
     "ResponseStore",
     "StoreMissError",
     "StoreStats",
