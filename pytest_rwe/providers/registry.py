@@ -111,6 +111,31 @@ def missing_key(name: str, environ: Mapping[str, str] | None = None) -> str | No
     return None
 
 
+@dataclass(frozen=True)
+class KeyNeed:
+    """One API key a configuration needs: the variables that can hold it (the first is the
+    usual name) and the models that need it, each with its role."""
+
+    variables: tuple[str, ...]
+    users: tuple[str, ...]
+
+
+def needed_keys(models: Iterable[str], jury: Iterable[str]) -> list[KeyNeed]:
+    """The API keys that recording with ``models`` and ``jury`` needs, one per vendor, in the
+    order first needed; a keyless provider (builtin, a ``model@URL`` server of your own)
+    needs none. Raises :class:`ProviderConfigError` on a name no provider serves."""
+    needs: dict[tuple[str, ...], list[str]] = {}
+    for role, names in (("model", models), ("juror", jury)):
+        for name in names:
+            resolved = resolve_name(name)
+            variables = () if resolved.base_url else _key_variables(resolved.provider)
+            if variables:
+                users = needs.setdefault(variables, [])
+                if f"{role} {resolved}" not in users:
+                    users.append(f"{role} {resolved}")
+    return [KeyNeed(variables, tuple(users)) for variables, users in needs.items()]
+
+
 def model_problems(names: Iterable[str], role: str, *, need_keys: bool = True) -> list[str]:
     """Why each of ``names`` cannot be used (unknown provider, missing key), as messages
     naming ``role`` (the option that gave it) and the variable to set."""
