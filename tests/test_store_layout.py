@@ -13,8 +13,8 @@ from pytest_rwe.caller import filed_label
 from pytest_rwe.providers.base import GenerationResult, PromptOrigin
 from pytest_rwe.providers.registry import canonical_name, create_provider, needed_keys
 from pytest_rwe.store import CallLabel, ResponseStore, StoreMissError, prompt_sha256
-from pytest_rwe.store.entry import RequestInfo
 from pytest_rwe.store.changes import what_changed
+from pytest_rwe.store.entry import RequestInfo
 from pytest_rwe.store.keys import request_key
 from pytest_rwe.store.layout import expected_paths, legacy_relative_path
 from pytest_rwe.store.maintenance import StoreLayoutError, migrate, prune
