@@ -215,7 +215,11 @@ def test_prune_removes_only_the_files_no_case_uses(tmp_path: Path) -> None:
             record(CallLabel("judge", "a", "completeness", "google/gemini-2.5-pro",
                              subject="openai/gpt-4.1")),
             record(CallLabel("summary", "a", None, "openai/gpt-3.5"))]
-    used = expected_paths([("openai/gpt-4.1", "a", 0), ("openai/gpt-4.1", "b", 0)], jury,
+    variant = record(CallLabel("summary", "a", None, "openai/gpt-4.1", variant="terse"))
+    kept.append(variant)
+    gone.append(record(CallLabel("summary", "a", None, "openai/gpt-4.1", variant="old")))
+    used = expected_paths([("openai/gpt-4.1", "a", 0, None), ("openai/gpt-4.1", "b", 0, None),
+                           ("openai/gpt-4.1", "a", 0, "terse")], jury,
                           ("completeness", "numbers_accurate"))
     dry = prune(tmp_path, used, dry_run=True)
     assert sorted(dry.removed) == sorted(gone) and all(p.exists() for p in gone)

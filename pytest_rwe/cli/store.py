@@ -75,7 +75,8 @@ def run_prune(args: argparse.Namespace) -> int:
               "so every stored file would look unused and nothing is removed; give the "
               "suite's path, e.g. `rwe store prune cases`", file=sys.stderr)
         return 2
-    cases = [(canonical_name(m) or m, study, repeat) for m, study, repeat in suite.cases]
+    cases = [(canonical_name(m) or m, study, repeat, variant)
+             for m, study, repeat, variant in suite.cases]
     jury = [canonical_name(j) or j for j in suite.settings.jury]
     try:
         result = prune(root, expected_paths(cases, jury, CRITERIA), dry_run=args.dry_run)

@@ -30,8 +30,9 @@ class Suite:
     """What a run with the given arguments would use."""
 
     settings: RweSettings
-    #: (model, study id, repeat) of every collected case (empty unless collected)
-    cases: list[tuple[str, str, int]] = field(default_factory=list)
+    #: (model, study id, repeat, prompt variant) of every collected case (empty unless
+    #: collected); the variant is None outside a run of prompt variants
+    cases: list[tuple[str, str, int, str | None]] = field(default_factory=list)
 
 
 class _ReadSettings:
@@ -55,7 +56,7 @@ class _ReadSettings:
 class _CollectCases:
     def __init__(self) -> None:
         self.settings: RweSettings | None = None
-        self.cases: list[tuple[str, str, int]] = []
+        self.cases: list[tuple[str, str, int, str | None]] = []
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -67,7 +68,9 @@ class _CollectCases:
             case = callspec.params.get("rwe_case") if callspec is not None else None
             study = getattr(getattr(case, "load", None), "study", None)
             if case is not None and study is not None:
-                entry = (str(case.model), str(study.id), int(case.repeat))
+                variant = getattr(case, "variant", None)  # a run of prompt variants
+                entry = (str(case.model), str(study.id), int(case.repeat),
+                         str(variant) if variant else None)
                 if entry not in self.cases:
                     self.cases.append(entry)
 

@@ -169,13 +169,13 @@ def logical_path(model: str, study_id: str, repeat: int = 0, *, juror: str | Non
     return base / model_folder(juror) / f"{slug(criterion or '')}{suffix}{kind}.json"
 
 
-def expected_paths(cases: Iterable[tuple[str, str, int]], jury: Iterable[str],
-                   criteria: Iterable[str], variant: str | None = None) -> set[Path]:
-    """Every file the (model, study, repeat) ``cases`` can use: each summary and each
-    juror's judgement and repair per criterion (relative paths; canonical model names)."""
+def expected_paths(cases: Iterable[tuple[str, str, int, str | None]], jury: Iterable[str],
+                   criteria: Iterable[str]) -> set[Path]:
+    """Every file the (model, study, repeat, prompt variant) ``cases`` can use: each summary
+    and each juror's judgement and repair per criterion (relative paths; canonical names)."""
     jurors, wanted = list(jury), list(criteria)
     paths: set[Path] = set()
-    for model, study_id, repeat in cases:
+    for model, study_id, repeat, variant in cases:
         paths.add(logical_path(model, study_id, repeat, variant=variant))
         for juror in jurors:
             for criterion in wanted:
