@@ -161,7 +161,7 @@ def test_a_reworded_summary_is_not_drift(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, keys: None
 ) -> None:
     record(pytester, monkeypatch, RULES)
-    [path] = (pytester.path / "store" / STUDIES[3] / slug(VENDOR_MODEL)).glob("summary-*.json")
+    path = pytester.path / "store" / slug(VENDOR_MODEL) / STUDIES[3] / "summary.json"
     stored = json.loads(path.read_text(encoding="utf-8"))
     text = stored["response"]["text"]
     assert text.startswith("This cohort study compared")
