@@ -24,13 +24,8 @@ from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef, find_group_refs
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.outcomes import (
-    WEAK_WORDS,
-    Mention,
-    OutcomeIndex,
-    build_outcome_index,
-    find_mentions,
-)
+from pytest_rwe.rules.name_index import WEAK_WORDS, OutcomeIndex, build_outcome_index
+from pytest_rwe.rules.outcomes import Mention, find_mentions
 from pytest_rwe.rules.sides import RELATIVE, orientation, segment
 from pytest_rwe.rules.text import STOPWORDS, Span, Token, clauses, sentences, tokenize
 from pytest_rwe.rules.truth import Fact, read_facts

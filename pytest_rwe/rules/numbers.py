@@ -306,7 +306,7 @@ def _check_approximation(analysis: Analysis, index: StudyIndex, mention_starts: 
         return None
     after = [m for m in mentions if m.span.start >= approximation.span.end]
     mention = after[0] if after and after[0].span.start - approximation.span.end < 60 else (
-        [m for m in mentions if m.span.end <= approximation.span.start] or after)[-1]
+        [m for m in mentions if m.span.start < approximation.span.start] or after)[-1]
     fact = analysis.facts.get(mention.outcome.key)
     ratios = [fact.point] if fact is not None and fact.is_ratio and fact.point is not None else []
     percents = [e.value for e in index.of_outcomes([mention.outcome.key], "percent")]

@@ -17,35 +17,27 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
-from pytest_rwe.rules.outcome_places import by_numbers, by_timepoint, place_by_timepoint
-from pytest_rwe.rules.text import (
-    STOPWORDS,
-    Span,
-    Token,
-    normalize_phrase,
-    numbers_in,
-    same_word,
-    stem,
+from pytest_rwe.rules.abbreviations import alias_key, code_like
+from pytest_rwe.rules.name_index import (
+    OutcomeIndex,
+    Variant,
 )
+from pytest_rwe.rules.outcome_places import (
+    by_numbers,
+    by_timepoint,
+    place_by_timepoint,
+    timepoint_phrases,
+)
+from pytest_rwe.rules.text import Span, Token, numbers_in
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
 
-_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
-# Words that describe how or when an outcome is measured, not which outcome it is: a name's
-# other words must all be found, these need not ("mean operative time" ~ "operative time").
-WEAK_WORDS = frozenset(stem(w) for w in (
-    "level", "levels", "score", "scores", "value", "values", "mean", "median", "change",
-    "changes", "concentration", "concentrations", "measure", "measured", "patients", "percent",
-    "percentage", "time", "times", "duration", "use", "usage", "amount", "index", "total",
-    "week", "weeks", "month", "months", "day", "days", "year", "years", "hour", "hours",
-    "minute", "minutes", "min", "follow", "up", "end", "baseline", "period", "number", "average",
-    "participants", "subjects", "people", "group", "groups", "overall", "serum", "plasma",
-    "daily", "postoperative", "mm", "ml", "mg", "kg", "cm"))
 _BREAKS = frozenset("();:[]")
 _CROWDED = 48  # a segment sharing words with more outcomes than this: full matches only
+
+
 @dataclass(frozen=True)
 class Mention:
     """A place where the summary names an outcome."""
@@ -54,123 +46,6 @@ class Mention:
     positions: tuple[int, ...]  # token indices that matched the name
     span: Span
     full: bool  # every content word of the name (or an abbreviation of it) was found
-
-
-def content_words(name: str) -> list[str]:
-    """The stemmed, de-duplicated content words of a name (outside parentheses)."""
-    words = [w for w in normalize_phrase(name) if w not in _STOP_STEMS]
-    unique: list[str] = []
-    for word in words:
-        if not any(same_word(word, u) for u in unique):
-            unique.append(word)
-    return unique or normalize_phrase(name)
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One way to name an outcome: words that must all be found, words that may be."""
-
-    key: str
-    strong: tuple[str, ...]
-    weak: tuple[str, ...]
-    part: bool  # one part of a name listing several things ("A, B and C")
-
-
-@dataclass
-class OutcomeIndex:
-    """The outcomes' names as an inverted index: word -> variants of names holding it."""
-
-    outcomes: dict[str, Outcome]
-    names: dict[str, list[str]]  # every content word of each name (without parentheses)
-    variants: list[Variant]
-    aliases: dict[str, set[str]]  # abbreviation -> outcome keys
-    postings: dict[str, list[int]]  # strong word -> variant numbers
-    weak: frozenset[str]
-    rarest: dict[str, list[int]] = field(default_factory=dict)  # rarest strong word -> variants
-    _by_prefix: dict[str, set[str]] = field(default_factory=dict)
-    _matched: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    def words_matching(self, norm: str) -> frozenset[str]:
-        """The name words a token matches: equal, or the same word by a long prefix."""
-        hit = self._matched.get(norm)
-        if hit is None:
-            found = {norm} if norm in self.postings or norm in self.weak else set()
-            for word in self._by_prefix.get(norm[:5], ()):
-                if word != norm and same_word(norm, word):
-                    found.add(word)
-            hit = self._matched[norm] = frozenset(found)
-        return hit
-
-
-_PARTS = re.compile(r",\s*(?:and\s+|or\s+)?|;\s*|\s+(?:and|or|and/or|vs\.?|versus)\s+|\s*=\s*",
-                    re.IGNORECASE)
-
-
-def _variant(key: str, words: list[str], part: bool) -> Variant | None:
-    strong = tuple(w for w in words if w not in WEAK_WORDS)
-    weak = tuple(w for w in words if w in WEAK_WORDS)
-    if not strong:
-        strong, weak = tuple(words), ()
-    return Variant(key, strong, weak, part) if strong else None
-
-
-def build_outcome_index(study: Study) -> OutcomeIndex:
-    outcomes = {o.key: o for o in study.outcomes}
-    names: dict[str, list[str]] = {}
-    variants: list[Variant] = []
-    aliases: dict[str, set[str]] = {}
-    codes: dict[str, set[str]] = {}
-    for outcome in study.outcomes:
-        outer = re.sub(r"\([^()]*\)", " ", outcome.name)
-        words = content_words(outer if outer.strip() else outcome.name)
-        names[outcome.key] = words
-        whole = _variant(outcome.key, words, False)
-        if whole is not None:
-            variants.append(whole)
-        parts = [p for p in _PARTS.split(outer) if p.strip()]
-        if len(parts) > 1:
-            for text in parts:
-                part = _variant(outcome.key, content_words(text), True)
-                if part is not None and part.strong != (whole.strong if whole else ()):
-                    variants.append(part)
-        for alias in bracketed(outcome.name):
-            if " " in alias:  # "(VO2 peak)": a short name of its own
-                variant = _variant(outcome.key, normalize_phrase(alias), True)
-                if variant is not None:
-                    variants.append(variant)
-            else:
-                aliases.setdefault(alias_key(alias), set()).add(outcome.key)
-            # "community ... program (COTiD program) referrals": the abbreviation with the
-            # words after it names the outcome too ("COTiD referrals")
-            rest = outcome.name.split(alias, 1)[1].lstrip(")] ")
-            if rest and not rest.startswith("("):
-                variant = _variant(outcome.key, normalize_phrase(alias) + content_words(rest),
-                                   False)
-                if variant is not None and len(variant.strong) > 1:
-                    variants.append(variant)
-        initials = acronym(outer)
-        if len(initials) >= 3 and len(words) >= 3 and initials not in RESERVED:
-            codes.setdefault(initials, set()).add(outcome.key)
-        for word in re.findall(r"[^\W\d_][\w\-]*", outer):
-            if code_like(word):
-                codes.setdefault(alias_key(word), set()).add(outcome.key)
-    # a code-like word of one name only ("ASAS40") names that outcome by itself
-    for code, keys in codes.items():
-        if len(keys) == 1 and code not in RESERVED:
-            aliases.setdefault(code, set()).update(keys)
-    postings: dict[str, list[int]] = {}
-    weak: set[str] = set()
-    for number, variant in enumerate(variants):
-        for word in variant.strong:
-            postings.setdefault(word, []).append(number)
-        weak |= set(variant.weak)
-    index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak))
-    for number, variant in enumerate(variants):
-        rarest = min(variant.strong, key=lambda w: len(postings[w]))
-        index.rarest.setdefault(rarest, []).append(number)
-    for word in set(postings) | weak:
-        index._by_prefix.setdefault(word[:5], set()).add(word)
-    return index
 
 
 def _segments(tokens: Sequence[Token], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -337,6 +212,9 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     for strength, outcomes, positions in candidates:
         merged.setdefault((strength, tuple(positions)), []).extend(outcomes)
     ordered = sorted(merged.items(), key=lambda kv: (-kv[0][0], kv[0][1][0]))
+    # where each name's stretch ends: the next name of the sentence
+    bounds = sorted({(key[1][0], key[1][-1]) for key, _ in merged.items()})
+    phrases: list[tuple[int, float, str]] | None = None
     consumed: set[int] = set()
     out: list[Mention] = []
     for (strength, positions_key), outcomes in ordered:
@@ -355,12 +233,15 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                 if len(chosen) != 1:
                     continue
         if len(chosen) > 1 and len({tuple(names[o.key]) for o in chosen}) == 1:
-            placed = place_by_timepoint(chosen, text, tokens, lo, hi)
+            if phrases is None:
+                phrases = timepoint_phrases(text, tokens, lo, hi)
+            placed, at_name = _placed(chosen, phrases, positions, bounds, lo, hi)
             if placed:
                 consumed |= set(positions)
                 for outcome, pos in placed:
-                    tok = tokens[pos]
-                    out.append(Mention(outcome, (pos,), Span(tok.start, tok.end, tok.text), full))
+                    at = tuple(positions) if at_name else (pos,)
+                    start, end = tokens[at[0]].start, tokens[at[-1]].end
+                    out.append(Mention(outcome, at, Span(start, end, text[start:end]), full))
                 continue
         if len(chosen) > 1:
             chosen = (by_timepoint(chosen, written) or by_numbers(chosen, facts, written)
@@ -374,6 +255,31 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     for mention in out:
         unique.setdefault((mention.outcome.key, mention.positions), mention)
     return sorted(unique.values(), key=lambda m: m.positions[0])
+
+
+def _placed(chosen: list[Outcome], phrases: list[tuple[int, float, str]], positions: list[int],
+            bounds: list[tuple[int, int]], lo: int, hi: int
+            ) -> tuple[list[tuple[Outcome, int]], bool]:
+    """Same-named outcomes placed at their timepoints, and whether at the name itself.
+
+    A timepoint written right after the name ("leg pain at 3 months") or before it with no
+    other name between ("at 3 months, leg pain ...") places the name's own outcome, so two
+    names sharing timepoints ("back pain" / "leg pain at 3 months") each keep their own.
+    When the sentence names nothing else, each timepoint it writes places an outcome there
+    ("HbA1c fell by 0.6% at six months and 0.4% at three")."""
+    first, last = positions[0], positions[-1]
+    following = min((a for a, _ in bounds if a > last), default=hi)
+    preceding = max((b for _, b in bounds if b < first), default=lo - 1)
+    after = place_by_timepoint(chosen, phrases, last + 1, min(following, last + 5))
+    if after:
+        return after, True
+    before = sorted(place_by_timepoint(chosen, phrases, preceding + 1, first),
+                    key=lambda placed: placed[1])
+    if before:
+        return before[-1:], True
+    if not any(b < first or a > last for a, b in bounds):
+        return place_by_timepoint(chosen, phrases, lo, hi), False
+    return [], False
 
 
 def _rivals(index: OutcomeIndex, matched: list[str]) -> list[Outcome]:

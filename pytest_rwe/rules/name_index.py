@@ -1,0 +1,143 @@
+"""The outcomes' names as an inverted index: the words that name each outcome, its
+abbreviations, and the variants a summary may use (a part of a name listing several things,
+a short name in brackets, a subgroup's outcome named by its base and its qualifier).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
+from pytest_rwe.rules.text import STOPWORDS, normalize_phrase, same_word, stem
+from pytest_rwe.study import Outcome, Study
+
+_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
+# Words that describe how or when an outcome is measured, not which outcome it is: a name's
+# other words must all be found, these need not ("mean operative time" ~ "operative time").
+WEAK_WORDS = frozenset(stem(w) for w in (
+    "level", "levels", "score", "scores", "value", "values", "mean", "median", "change",
+    "changes", "concentration", "concentrations", "measure", "measured", "patients", "percent",
+    "percentage", "time", "times", "duration", "use", "usage", "amount", "index", "total",
+    "week", "weeks", "month", "months", "day", "days", "year", "years", "hour", "hours",
+    "minute", "minutes", "min", "follow", "up", "end", "baseline", "period", "number", "average",
+    "participants", "subjects", "people", "group", "groups", "overall", "serum", "plasma",
+    "daily", "postoperative", "mm", "ml", "mg", "kg", "cm"))
+
+
+def content_words(name: str) -> list[str]:
+    """The stemmed, de-duplicated content words of a name (outside parentheses)."""
+    words = [w for w in normalize_phrase(name) if w not in _STOP_STEMS]
+    unique: list[str] = []
+    for word in words:
+        if not any(same_word(word, u) for u in unique):
+            unique.append(word)
+    return unique or normalize_phrase(name)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to name an outcome: words that must all be found, words that may be."""
+
+    key: str
+    strong: tuple[str, ...]
+    weak: tuple[str, ...]
+    part: bool  # one part of a name listing several things ("A, B and C")
+
+
+@dataclass
+class OutcomeIndex:
+    """The outcomes' names as an inverted index: word -> variants of names holding it."""
+
+    outcomes: dict[str, Outcome]
+    names: dict[str, list[str]]  # every content word of each name (without parentheses)
+    variants: list[Variant]
+    aliases: dict[str, set[str]]  # abbreviation -> outcome keys
+    postings: dict[str, list[int]]  # strong word -> variant numbers
+    weak: frozenset[str]
+    rarest: dict[str, list[int]] = field(default_factory=dict)  # rarest strong word -> variants
+    _by_prefix: dict[str, set[str]] = field(default_factory=dict)
+    _matched: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def words_matching(self, norm: str) -> frozenset[str]:
+        """The name words a token matches: equal, or the same word by a long prefix."""
+        hit = self._matched.get(norm)
+        if hit is None:
+            found = {norm} if norm in self.postings or norm in self.weak else set()
+            for word in self._by_prefix.get(norm[:5], ()):
+                if word != norm and same_word(norm, word):
+                    found.add(word)
+            hit = self._matched[norm] = frozenset(found)
+        return hit
+
+
+_PARTS = re.compile(r",\s*(?:and\s+|or\s+)?|;\s*|\s+(?:and|or|and/or|vs\.?|versus)\s+|\s*=\s*",
+                    re.IGNORECASE)
+
+
+def _variant(key: str, words: list[str], part: bool) -> Variant | None:
+    strong = tuple(w for w in words if w not in WEAK_WORDS)
+    weak = tuple(w for w in words if w in WEAK_WORDS)
+    if not strong:
+        strong, weak = tuple(words), ()
+    return Variant(key, strong, weak, part) if strong else None
+
+
+def build_outcome_index(study: Study) -> OutcomeIndex:
+    outcomes = {o.key: o for o in study.outcomes}
+    names: dict[str, list[str]] = {}
+    variants: list[Variant] = []
+    aliases: dict[str, set[str]] = {}
+    codes: dict[str, set[str]] = {}
+    for outcome in study.outcomes:
+        outer = re.sub(r"\([^()]*\)", " ", outcome.name)
+        words = content_words(outer if outer.strip() else outcome.name)
+        names[outcome.key] = words
+        whole = _variant(outcome.key, words, False)
+        if whole is not None:
+            variants.append(whole)
+        parts = [p for p in _PARTS.split(outer) if p.strip()]
+        if len(parts) > 1:
+            for text in parts:
+                part = _variant(outcome.key, content_words(text), True)
+                if part is not None and part.strong != (whole.strong if whole else ()):
+                    variants.append(part)
+        for alias in bracketed(outcome.name):
+            if " " in alias:  # "(VO2 peak)": a short name of its own
+                variant = _variant(outcome.key, normalize_phrase(alias), True)
+                if variant is not None:
+                    variants.append(variant)
+            else:
+                aliases.setdefault(alias_key(alias), set()).add(outcome.key)
+            # "community ... program (COTiD program) referrals": the abbreviation with the
+            # words after it names the outcome too ("COTiD referrals")
+            rest = outcome.name.split(alias, 1)[1].lstrip(")] ")
+            if rest and not rest.startswith("("):
+                variant = _variant(outcome.key, normalize_phrase(alias) + content_words(rest),
+                                   False)
+                if variant is not None and len(variant.strong) > 1:
+                    variants.append(variant)
+        initials = acronym(outer)
+        if len(initials) >= 3 and len(words) >= 3 and initials not in RESERVED:
+            codes.setdefault(initials, set()).add(outcome.key)
+        for word in re.findall(r"[^\W\d_][\w\-]*", outer):
+            # "ASAS40", or "phq9" and "hba1c" in a name read from a results key
+            if code_like(word) or re.fullmatch(r"[a-z]{2,}\d+[a-z\d]*", word):
+                codes.setdefault(alias_key(word), set()).add(outcome.key)
+    # a code-like word of one name only ("ASAS40") names that outcome by itself
+    for code, keys in codes.items():
+        if len(keys) == 1 and code not in RESERVED:
+            aliases.setdefault(code, set()).update(keys)
+    postings: dict[str, list[int]] = {}
+    weak: set[str] = set()
+    for number, variant in enumerate(variants):
+        for word in variant.strong:
+            postings.setdefault(word, []).append(number)
+        weak |= set(variant.weak)
+    index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak))
+    for number, variant in enumerate(variants):
+        rarest = min(variant.strong, key=lambda w: len(postings[w]))
+        index.rarest.setdefault(rarest, []).append(number)
+    for word in set(postings) | weak:
+        index._by_prefix.setdefault(word[:5], set()).add(word)
+    return index
