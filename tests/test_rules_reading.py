@@ -33,10 +33,10 @@ def score(study: Study, text: str, criterion: str) -> int:
 
 # ---------------------------------------------------------------- names that share words
 
-PAIN = {"outcome_1mo.back_pain_vas_cont!MD": "-1.31", "outcome_1mo.back_pain_vas_cont!pvalue": "0.002",
-        "outcome_3mo.back_pain_vas_cont!MD": "-0.63", "outcome_3mo.back_pain_vas_cont!pvalue": "0.57",
-        "outcome_1mo.leg_pain_vas_cont!MD": "-1.34", "outcome_1mo.leg_pain_vas_cont!pvalue": "0.01",
-        "outcome_3mo.leg_pain_vas_cont!MD": "-1.32", "outcome_3mo.leg_pain_vas_cont!pvalue": "0.02"}
+_PAIN_ROWS = (("1mo", "back", "-1.31", "0.002"), ("3mo", "back", "-0.63", "0.57"),
+              ("1mo", "leg", "-1.34", "0.01"), ("3mo", "leg", "-1.32", "0.02"))
+PAIN = {f"outcome_{time}.{name}_pain_vas_cont!{stat}": value
+        for time, name, md, p in _PAIN_ROWS for stat, value in (("MD", md), ("pvalue", p))}
 
 
 def test_two_names_sharing_timepoints_each_keep_their_own() -> None:
@@ -108,3 +108,58 @@ def test_a_lower_case_code_in_a_name_is_an_abbreviation() -> None:
                      control="Same patients at baseline")
     assert score(study, "PHQ-9 scores fell by 4.2 points (p < 0.001).", "direction_of_effect") == 1
     assert score(study, "PHQ-9 scores rose by 4.2 points (p < 0.001).", "direction_of_effect") == 0
+
+
+# ---------------------------------------------------------------- subgroups
+
+DEMENTIA = {"outcome.dementia.both_htn_and_hpl_bin!HR": "1.33 (1.09, 1.63)",
+            "outcome.dementia.both_htn_and_hpl_bin!pvalue": "0.006",
+            "outcome.dementia.htn_only_bin!HR": "1.22 (1.05, 1.40)",
+            "outcome.dementia.htn_only_bin!pvalue": "0.008",
+            "outcome.dementia.hpl_only_bin!HR": "1.28 (0.89, 1.85)",
+            "outcome.dementia.hpl_only_bin!pvalue": "0.187"}
+EXPOSURES = dict(intervention="Incident hypertension and/or hyperlipidaemia: both, hypertension "
+                 "only, hyperlipidaemia only", control="Neither (reference category)")
+
+
+def test_a_subgroup_is_named_by_its_base_and_the_qualifier_of_its_clause() -> None:
+    """"hypertension alone ... a lower risk of dementia": the base names every subgroup, the
+    clause's qualifier ("htn only", abbreviating a word of the study's own text) picks one."""
+    study = study_of(DEMENTIA, **EXPOSURES)
+    wrong = ("Incident hypertension alone was associated with a lower risk of dementia than "
+             "neither condition (HR 1.22, p = 0.008).")
+    assert score(study, wrong, "direction_of_effect") == 0
+    assert score(study, wrong.replace("lower", "higher"), "direction_of_effect") == 1
+    keys = {c.outcome.key for c in analyze(study, wrong).claims if c.outcome}
+    assert keys == {"outcome.dementia.htn_only_bin"}
+
+
+def test_a_base_with_no_qualifier_in_its_clause_is_not_judged() -> None:
+    study = study_of(DEMENTIA, **EXPOSURES)
+    text = "The risk of dementia was higher than with neither condition."
+    assert [c.outcome for c in analyze(study, text).claims] == [None]
+
+
+def test_several_qualifiers_in_one_clause_name_several_subgroups() -> None:
+    """"dementia was not significantly associated with hypertension plus hyperlipidaemia,
+    hypertension alone or hyperlipidaemia alone": one base, three subgroups."""
+    study = study_of(DEMENTIA, **EXPOSURES)
+    text = ("Compared with neither condition, dementia was not significantly associated with "
+            "hypertension plus hyperlipidaemia, hypertension alone or hyperlipidaemia alone.")
+    keys = {c.outcome.key for c in analyze(study, text).claims if c.outcome}
+    assert keys == set(k.rsplit("!", 1)[0] for k in DEMENTIA)
+    assert score(study, text, "completeness") == 0  # two of them are significant
+
+
+def test_a_negated_qualifier_is_its_own_subgroup() -> None:
+    """"without diabetes" is the "no diabetes" subgroup, not "diabetes"."""
+    study = study_of({"outcome.cancer.diabetes_bin!HR": "1.03 (0.5, 2.1)",
+                      "outcome.cancer.diabetes_bin!pvalue": "0.980",
+                      "outcome.cancer.no_diabetes_bin!HR": "2.08 (1.2, 3.6)",
+                      "outcome.cancer.no_diabetes_bin!pvalue": "0.01"})
+    text = "Drug A raised the risk of cancer in patients without diabetes (p = 0.01)."
+    keys = {c.outcome.key for c in analyze(study, text).claims if c.outcome}
+    assert keys == {"outcome.cancer.no_diabetes_bin"}
+    text = "Drug A lowered the risk of cancer in patients with diabetes (p = 0.98)."
+    keys = {c.outcome.key for c in analyze(study, text).claims if c.outcome}
+    assert keys == {"outcome.cancer.diabetes_bin"}

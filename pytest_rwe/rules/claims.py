@@ -135,7 +135,8 @@ def analyze(study: Study, text: str) -> Analysis:
             if hi > lo:
                 clause_ranges.append((lo, hi, clause))
     mentions = find_mentions(study, index, facts, text, tokens,
-                             [r for r in sentence_ranges if r[1] > r[0]])
+                             [r for r in sentence_ranges if r[1] > r[0]],
+                             [(lo, hi) for lo, hi, _ in clause_ranges])
     in_names = {p for m in mentions for p in m.positions}
     groups = find_group_refs(study, text, tokens, in_names)
     # a word of a group's description written out ("telephone consultation") names the group

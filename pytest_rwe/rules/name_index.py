@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
+from pytest_rwe.rules.strata import Qualifier, split_key
 from pytest_rwe.rules.text import STOPWORDS, normalize_phrase, same_word, stem
 from pytest_rwe.study import Outcome, Study
 
@@ -56,6 +57,11 @@ class OutcomeIndex:
     postings: dict[str, list[int]]  # strong word -> variant numbers
     weak: frozenset[str]
     rarest: dict[str, list[int]] = field(default_factory=dict)  # rarest strong word -> variants
+    # subgroups: key -> its qualifier, and key -> its base ("dementia" of "dementia.htn_only")
+    qualifiers: dict[str, Qualifier] = field(default_factory=dict)
+    bases: dict[str, str] = field(default_factory=dict)
+    # words of the study's own text that a name abbreviates ("hypertension" -> "htn")
+    expansions: dict[str, set[str]] = field(default_factory=dict)
     _by_prefix: dict[str, set[str]] = field(default_factory=dict)
     _matched: dict[str, frozenset[str]] = field(default_factory=dict)
 
@@ -64,6 +70,7 @@ class OutcomeIndex:
         hit = self._matched.get(norm)
         if hit is None:
             found = {norm} if norm in self.postings or norm in self.weak else set()
+            found |= self.expansions.get(norm, set())
             for word in self._by_prefix.get(norm[:5], ()):
                 if word != norm and same_word(norm, word):
                     found.add(word)
@@ -89,6 +96,9 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
     variants: list[Variant] = []
     aliases: dict[str, set[str]] = {}
     codes: dict[str, set[str]] = {}
+    qualifiers: dict[str, Qualifier] = {}
+    bases: dict[str, str] = {}
+    keys = [o.key for o in study.outcomes]
     for outcome in study.outcomes:
         outer = re.sub(r"\([^()]*\)", " ", outcome.name)
         words = content_words(outer if outer.strip() else outcome.name)
@@ -96,7 +106,18 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
         whole = _variant(outcome.key, words, False)
         if whole is not None:
             variants.append(whole)
-        parts = [p for p in _PARTS.split(outer) if p.strip()]
+        stratum = split_key(outcome.key, keys)
+        if stratum is not None:
+            # a subgroup's outcome is named by its base alone; the clause says which subgroup
+            base_text, qualifiers[outcome.key] = stratum
+            bases[outcome.key] = " ".join(content_words(base_text))
+            base = _variant(outcome.key, content_words(base_text), True)
+            if base is not None and base.strong != (whole.strong if whole else ()):
+                variants.append(base)
+        else:
+            bases[outcome.key] = " ".join(words)
+        # "A, B and C" names each part; a subgroup's qualifier ("both htn and hpl") is one
+        parts = [p for p in _PARTS.split(outer) if p.strip()] if stratum is None else []
         if len(parts) > 1:
             for text in parts:
                 part = _variant(outcome.key, content_words(text), True)
@@ -134,10 +155,34 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
         for word in variant.strong:
             postings.setdefault(word, []).append(number)
         weak |= set(variant.weak)
-    index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak))
+    index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak),
+                         qualifiers=qualifiers, bases=bases,
+                         expansions=_expansions(study, set(postings)))
     for number, variant in enumerate(variants):
         rarest = min(variant.strong, key=lambda w: len(postings[w]))
         index.rarest.setdefault(rarest, []).append(number)
     for word in set(postings) | weak:
         index._by_prefix.setdefault(word[:5], set()).add(word)
     return index
+
+
+def _subsequence(short: str, word: str) -> bool:
+    letters = iter(word)
+    return all(letter in letters for letter in short)
+
+
+def _expansions(study: Study, words: set[str]) -> dict[str, set[str]]:
+    """Name words without a vowel ("htn", "hpl") abbreviate words of the study's own
+    question and design that start with their first letter and hold their letters in order
+    ("incident hypertension and/or hyperlipidaemia"): a summary writes those words."""
+    short = [w for w in words if 2 <= len(w) <= 5 and w.isalpha() and not set(w) & set("aeiou")]
+    if not short:
+        return {}
+    text = " ".join([study.question, *map(str, study.picot.values())])
+    out: dict[str, set[str]] = {}
+    for word in set(normalize_phrase(text)):
+        for abbreviation in short:
+            if word[0] == abbreviation[0] and len(word) >= len(abbreviation) + 3 and \
+                    _subsequence(abbreviation, word):
+                out.setdefault(word, set()).add(abbreviation)
+    return out

@@ -30,6 +30,7 @@ from pytest_rwe.rules.outcome_places import (
     place_by_timepoint,
     timepoint_phrases,
 )
+from pytest_rwe.rules.strata import pick
 from pytest_rwe.rules.text import Span, Token, numbers_in
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
@@ -117,10 +118,14 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
                 matched, last = _tightest(variant, at, positions, i, hi, matched, last)
                 # a part of a name counts a little less than the whole name
                 out.append((len(matched) + (0.25 if variant.part else 0.5), [outcome], matched))
-            elif 2 * strong >= len(variant.strong) and strong and not variant.part and \
-                    matched[-1] - matched[0] <= len(matched):
-                # a part of a name must stand together: "no ... intrahepatic
-                # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no diabetes"
+            elif 2 * strong >= len(variant.strong) and strong and not variant.part:
+                if matched[-1] - matched[0] > len(matched):
+                    # a part of a name must stand together: "no ... intrahepatic
+                    # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no
+                    # diabetes"; the words after the first may ("dementia ... with
+                    # hypertension plus hyperlipidaemia")
+                    i += 1
+                    continue
                 out.append((float(len(matched)), [outcome], matched))
             while i < len(positions) and positions[i] <= last:
                 i += 1
@@ -142,8 +147,10 @@ def _tightest(variant: Variant, at: dict[int, frozenset[str]], positions: list[i
 
 
 def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], text: str,
-                  tokens: Sequence[Token], sentences: Sequence[tuple[int, int]]) -> list[Mention]:
-    """Every outcome mention, sentence by sentence (``sentences`` are token ranges)."""
+                  tokens: Sequence[Token], sentences: Sequence[tuple[int, int]],
+                  clauses: Sequence[tuple[int, int]] = ()) -> list[Mention]:
+    """Every outcome mention, sentence by sentence (``sentences`` and ``clauses`` are token
+    ranges; a subgroup's base is read with the qualifiers of its clause)."""
     mentions: list[Mention] = []
     for lo, hi in sentences:
         candidates: list[_Candidate] = []
@@ -151,7 +158,7 @@ def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], 
             candidates += _segment_candidates(index, tokens, s_lo, s_hi)
         if index.aliases and hi > lo:
             candidates += _alias_candidates(index, text, tokens, lo, hi)
-        mentions += _resolve(index, facts, text, tokens, lo, hi, candidates)
+        mentions += _resolve(index, facts, text, tokens, lo, hi, candidates, clauses)
     return _summary_aliases(index, text, tokens, mentions)
 
 
@@ -202,7 +209,8 @@ def _summary_aliases(index: OutcomeIndex, text: str, tokens: Sequence[Token],
 
 
 def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: Sequence[Token],
-             lo: int, hi: int, candidates: list[_Candidate]) -> list[Mention]:
+             lo: int, hi: int, candidates: list[_Candidate],
+             clauses: Sequence[tuple[int, int]] = ()) -> list[Mention]:
     if not candidates:
         return []
     sentence_text = text[tokens[lo].start:tokens[hi - 1].end] if hi > lo else ""
@@ -232,6 +240,10 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                 chosen = by_numbers(rivals, facts, written)
                 if len(chosen) != 1:
                     continue
+        if index.qualifiers and any(o.key in index.qualifiers for o in chosen):
+            chosen = _subgroups(index, chosen, tokens, positions, clauses, lo, hi)
+            if not chosen:
+                continue
         if len(chosen) > 1 and len({tuple(names[o.key]) for o in chosen}) == 1:
             if phrases is None:
                 phrases = timepoint_phrases(text, tokens, lo, hi)
@@ -255,6 +267,29 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     for mention in out:
         unique.setdefault((mention.outcome.key, mention.positions), mention)
     return sorted(unique.values(), key=lambda m: m.positions[0])
+
+
+def _subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token],
+               positions: list[int], clauses: Sequence[tuple[int, int]], lo: int, hi: int
+               ) -> list[Outcome]:
+    """Outcomes of subgroups sharing one base, picked by the qualifiers written: in the
+    clause of a name that is only the base ("hypertension alone ... a lower risk of
+    dementia"), or in the name itself and the words just before it ("cancer in patients
+    without diabetes" is the "no diabetes" subgroup). [] when it cannot tell."""
+    bases = {index.bases.get(o.key) for o in chosen}
+    if len(bases) != 1 or not any(o.key in index.qualifiers for o in chosen):
+        return chosen
+    base = bases.pop()
+    siblings = [o for key, o in index.outcomes.items() if index.bases.get(key) == base]
+    base_words = set(base.split())
+    own = [p for p in positions if not index.words_matching(tokens[p].norm) & base_words]
+    if own:
+        c_lo, c_hi = max(lo, positions[0] - 3), positions[-1] + 1
+    else:
+        c_lo, c_hi = next(((a, b) for a, b in clauses if a <= positions[0] < b), (lo, hi))
+    keys = set(pick([o.key for o in siblings], index.qualifiers, tokens, c_lo, c_hi,
+                    lambda norm, word: word in index.words_matching(norm)))
+    return [o for o in siblings if o.key in keys]
 
 
 def _placed(chosen: list[Outcome], phrases: list[tuple[int, float, str]], positions: list[int],

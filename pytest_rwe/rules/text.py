@@ -78,6 +78,7 @@ _SYNONYMS: dict[str, str] = {
     "anaemia": "anemia", "glycated": "hba1c", "hemoglobin": "hba1c", "a1c": "hba1c",
     "thromboembol": "thromboembolism", "venou": "venous", "blocker": "blocker",
     "inhibitor": "inhibitor", "visit": "visit", "encount": "visit", "flare": "flare",
+    "alone": "only", "solely": "only", "annual": "year", "annually": "year", "yearly": "year",
 }
 _SUFFIXES = ("ically", "ations", "ation", "ities", "ally", "ness", "ity", "ing", "ies", "ied",
              "ers", "ed", "es", "er", "s", "ly", "al", "e")

@@ -1,0 +1,109 @@
+"""Outcomes of subgroups: "outcome.dementia.htn_only_bin" is dementia (the base) in the
+subgroup "htn only" (the qualifier).
+
+A summary names such an outcome by its base ("a higher risk of dementia") and says the
+subgroup somewhere in the same clause ("hypertension alone was associated with ..."), often
+far from the base, or lists several subgroups for one base ("in patients over 50, in those
+without diabetes and in those with cirrhosis"). The base alone is one mention of every
+subgroup sharing it; the qualifiers written in its clause pick the subgroups it is about.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pytest_rwe.rules.text import STOPWORDS, Token, normalize_phrase, stem
+
+_KIND = re.compile(r"_(?:bin|cont|pctpoints)$")
+_NEGATIONS = frozenset({"no", "not", "non", "without", "free", "never", "negative"})
+# words of a qualifier that need not be written ("age over 50" as "patients over 50")
+_WEAK = frozenset({"age", "ag", "patient", "with", "group", "subgroup", "those", "people",
+                   "both"}) | \
+    STOPWORDS | frozenset(stem(w) for w in STOPWORDS)
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                 "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+# "4plus", "or more", "over 50", "above", "at least": one side of a bound
+_CANONICAL = {"plus": "above", "more": "above", "greater": "above", "older": "above",
+              "less": "below", "under": "below", "fewer": "below", "younger": "below"}
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """The subgroup part of an outcome's key: its words, and whether it is a negation
+    ("no diabetes", "without cirrhosis")."""
+
+    words: tuple[str, ...]
+    negated: bool
+
+
+def canonical(norm: str) -> str:
+    return _CANONICAL.get(norm, _NUMBER_WORDS.get(norm, norm))
+
+
+def split_key(key: str, siblings: Sequence[str] = ()) -> tuple[str, Qualifier] | None:
+    """("dementia", Qualifier(("htn", "only"), False)) for "outcome.dementia.htn_only_bin";
+    None for a key without a subgroup ("outcome_3yrs.ip.visit.for.asthma_bin", whose dots
+    separate words). One dot splits base and qualifier when the key joins words with "_"
+    or another key of the study (``siblings``) has the same base."""
+    stem = _KIND.sub("", re.sub(r"^outcome[^.]*\.", "", key))
+    if stem.count(".") != 1:
+        return None
+    if "_" not in stem and not any(other != key and _base_of(other) == stem.split(".")[0]
+                                   for other in siblings):
+        return None
+    base, qualifier = stem.split(".")
+    # "bmi_25_to_29_9": 29.9 (a key has no dots); "4plus": 4 or more
+    qualifier = re.sub(r"(?<=\d)_(?=\d(?:_|$))", ".", qualifier)
+    qualifier = re.sub(r"(\d)plus\b", r"\1 plus", qualifier).replace("_", " ")
+    words = [canonical(w) for w in normalize_phrase(qualifier)]
+    negated = any(w in _NEGATIONS for w in words)
+    strong = tuple(w for w in words if w not in _NEGATIONS and w not in _WEAK)
+    if not strong:
+        return None
+    return base.replace("_", " "), Qualifier(strong, negated)
+
+
+def _base_of(key: str) -> str:
+    stem = _KIND.sub("", re.sub(r"^outcome[^.]*\.", "", key))
+    return stem.split(".")[0] if stem.count(".") == 1 else ""
+
+
+def _present(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
+             matches: Callable[[str, str], bool]) -> int:
+    """How many of the qualifier's words the tokens [lo, hi) write, on the right side of a
+    negation ("without diabetes" is "no diabetes", not "diabetes")."""
+    found = 0
+    for word in qualifier.words:
+        for pos in range(lo, hi):
+            if canonical(tokens[pos].norm) != word and not matches(tokens[pos].norm, word):
+                continue
+            back = {tokens[p].text.lower().rstrip("-") for p in range(max(lo, pos - 3), pos)}
+            negated = bool(back & _NEGATIONS) or tokens[pos].text.lower().startswith("non")
+            if negated == qualifier.negated:
+                found += 1
+                break
+    return found
+
+
+def pick(keys: Sequence[str], qualifiers: dict[str, Qualifier], tokens: Sequence[Token],
+         lo: int, hi: int, matches: Callable[[str, str], bool]) -> list[str]:
+    """The subgroups among ``keys`` (all sharing one base) that the clause [lo, hi) writes:
+    every subgroup whose qualifier is written in full, else the one written best; the key
+    without a qualifier (the whole group) when none is written; [] when it cannot tell."""
+    scored = []
+    for key in keys:
+        qualifier = qualifiers.get(key)
+        if qualifier is not None:
+            scored.append((_present(qualifier, tokens, lo, hi, matches) / len(qualifier.words),
+                           key))
+    full = [key for share, key in scored if share >= 1.0]
+    if full:
+        return full
+    best = max((share for share, _ in scored), default=0.0)
+    if best > 0:
+        top = [key for share, key in scored if share == best]
+        return top if len(top) == 1 else []
+    whole = [key for key in keys if key not in qualifiers]
+    return whole if len(whole) == 1 else []
