@@ -146,9 +146,9 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
             if code_like(word) or re.fullmatch(r"[a-z]{2,}\d+[a-z\d]*", word):
                 codes.setdefault(alias_key(word), set()).add(outcome.key)
     # a code-like word of one name only ("ASAS40") names that outcome by itself
-    for code, keys in codes.items():
-        if len(keys) == 1 and code not in RESERVED:
-            aliases.setdefault(code, set()).update(keys)
+    for code, owners in codes.items():
+        if len(owners) == 1 and code not in RESERVED:
+            aliases.setdefault(code, set()).update(owners)
     postings: dict[str, list[int]] = {}
     weak: set[str] = set()
     for number, variant in enumerate(variants):

@@ -276,7 +276,7 @@ def _subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Toke
     clause of a name that is only the base ("hypertension alone ... a lower risk of
     dementia"), or in the name itself and the words just before it ("cancer in patients
     without diabetes" is the "no diabetes" subgroup). [] when it cannot tell."""
-    bases = {index.bases.get(o.key) for o in chosen}
+    bases = {index.bases.get(o.key, "") for o in chosen}
     if len(bases) != 1 or not any(o.key in index.qualifiers for o in chosen):
         return chosen
     base = bases.pop()
