@@ -163,3 +163,67 @@ def test_a_negated_qualifier_is_its_own_subgroup() -> None:
     text = "Drug A lowered the risk of cancer in patients with diabetes (p = 0.98)."
     keys = {c.outcome.key for c in analyze(study, text).claims if c.outcome}
     assert keys == {"outcome.cancer.diabetes_bin"}
+
+
+# ---------------------------------------------------------------- groups
+
+PSYCH = {"outcome.any_psychiatric_disorder_bin!HR": "5.04 (4.45, 5.87)",
+         "outcome.any_psychiatric_disorder_bin!pvalue": "<0.001"}
+
+
+def _sides(study: Study, text: str) -> list[tuple[str, bool]]:
+    return [(c.direction or "", c.flipped) for c in analyze(study, text).claims
+            if c.outcome is not None and c.grounded]
+
+
+def test_a_number_between_the_comparison_word_and_the_group() -> None:
+    """"than their 3,198 matched controls" is the compared-against side."""
+    study = study_of(PSYCH, intervention="Multiple sclerosis",
+                     control="No multiple sclerosis (matched controls)")
+    text = ("Adults with multiple sclerosis had a higher hazard of a psychiatric disorder than "
+            "their 3,198 matched controls (HR 5.04, p < 0.001).")
+    assert score(study, text, "direction_of_effect") == 1
+    assert score(study, text.replace("higher", "lower"), "direction_of_effect") == 0
+
+
+def test_two_initials_in_capitals_name_a_group() -> None:
+    """"people with MS" is the "Multiple sclerosis" group, "without MS" the other one."""
+    study = study_of(PSYCH, intervention="Multiple sclerosis",
+                     control="Matched persons without multiple sclerosis")
+    text = "People with MS had a higher hazard of a psychiatric disorder (HR 5.04, p < 0.001)."
+    assert _sides(study, text) == [("higher", False)]
+    text = ("Matched persons without MS had a higher hazard of a psychiatric disorder than "
+            "the 1,066 persons with MS (HR 5.04, p < 0.001).")
+    assert score(study, text, "direction_of_effect") == 0
+
+
+def test_a_v_inside_a_drug_abbreviation_is_not_versus() -> None:
+    """The "V" of "S/V" (sacubitril/valsartan) does not make a comparison."""
+    study = study_of({"outcome_12mo.all_cause_death_bin!HR": "0.69 (0.60, 0.79)",
+                      "outcome_12mo.all_cause_death_bin!pvalue": "<0.001"},
+                     intervention="Discharge prescription of sacubitril/valsartan",
+                     control="No sacubitril/valsartan prescription at discharge")
+    text = "S/V at discharge: 12-month death lower, HR 0.69 (0.60-0.79), p < 0.001."
+    assert score(study, text, "direction_of_effect") == 1
+
+
+def test_a_word_the_control_negates_names_the_other_side_alone() -> None:
+    """With the control "no intervention", "after intervention" is not the control."""
+    study = study_of({"outcome.pain_score_cont!MD": "-5.6 (-9.3, -1.9)",
+                      "outcome.pain_score_cont!pvalue": "0.003"},
+                     intervention="Aphasia therapy (CIAT)", control="No intervention")
+    text = ("Patients who received CIAT had a higher pain score after intervention compared "
+            "to the control group (p = 0.003).")
+    assert score(study, text, "direction_of_effect") == 0
+    assert score(study, text.replace("higher", "lower"), "direction_of_effect") == 1
+
+
+def test_a_shared_word_that_is_the_controls_abbreviation_names_the_control() -> None:
+    """"combined FTP and power training" vs "functional task practice (FTP)": "vs. FTP" is
+    the control."""
+    study = study_of({"outcome.peak_power_cont!MD": "8.8 (1.0, 16.6)",
+                      "outcome.peak_power_cont!pvalue": "0.02"},
+                     intervention="Combined FTP and power training",
+                     control="Functional task practice (FTP)")
+    text = "Peak power was significantly greater following HYBRID vs. FTP (p < .05)."
+    assert _sides(study, text) == [("higher", False)]

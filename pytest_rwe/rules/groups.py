@@ -33,7 +33,7 @@ _GROUP_GENERIC = frozenset(stem(w) for w in (
      "doses", "mg", "kg", "ml", "received", "receiving", "given", "standard", "usual", "care",
      "plus", "combined", "combination", "oral", "intravenous", "administration", "day", "days",
      "week", "weeks", "month", "months", "h", "min", "once", "twice", "regimen", "arm", "arms",
-     "groups", "cohort", "subjects", "participant", "patient"]))
+     "groups", "cohort", "subjects", "participant", "patient", "persons", "person"]))
 _GENERIC_NOUNS = frozenset(stem(w) for w in lexicon.GROUP_NOUNS)
 _NON_USERS = frozenset(stem(w) for w in ["users", "user", "initiators", "exposed", "treated"])
 _NEGATED_BEFORE = re.compile(r"\b(?:no|not|non|without|never)[\s-]*$", re.IGNORECASE)
@@ -72,7 +72,8 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     if not text:
         return [], []
     inner = " ".join(x for x in re.findall(r"\(([^)]*)\)", text)
-                     if re.fullmatch(r"[A-Z][A-Za-z0-9\-]{0,9}?[A-Z0-9]s?", x.strip()))
+                     if re.fullmatch(r"[A-Z][A-Za-z0-9\-+/]{0,11}?[A-Z0-9]s?|[A-Z][a-z]+ \d{1,2}",
+                                     x.strip()))
     outer = re.sub(r"\([^)]*\)", " ", text)
     # A parenthesis that restates the group in three or more content words ("(self-monitoring
     # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
@@ -85,6 +86,24 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     if len(initials) >= 3 and len(initials) <= 6:
         abbrev.append(initials)
     return words, abbrev
+
+
+def _capital_initials(text: str | None) -> str:
+    """The two initials of a two-word description ("multiple sclerosis" -> "ms"), which
+    name the group only when written in capitals ("people with MS")."""
+    initials = acronym(re.sub(r"\([^)]*\)", " ", text or ""))
+    return initials if len(initials) == 2 else ""
+
+
+def _negated_words(text: str | None) -> set[str]:
+    """Words a description negates ("no intervention", "without supplement"): they name the
+    control only when negated again in the summary; alone they name the other side."""
+    words = normalize_phrase(re.sub(r"\([^)]*\)", " ", text or ""))
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        if word in NEGATIONS:
+            out |= {w for w in words[i + 1:i + 3] if w not in _STOP_STEMS and w not in NEGATIONS}
+    return out
 
 
 def labels_of(text: str | None) -> set[str]:
@@ -132,6 +151,8 @@ class _Vocabulary:
     control_negates: bool
     labels: dict[str, str]
     shared_side: Group = "intervention"
+    capitals: tuple[str, str] = ("", "")  # two-letter initials of (intervention, control)
+    negated: tuple[str, ...] = ()  # words the control's description negates
 
 
 def _vocabulary(study: Study) -> _Vocabulary:
@@ -144,8 +165,14 @@ def _vocabulary(study: Study) -> _Vocabulary:
         w for w in c_words if w not in NEGATIONS]
     control_negates = any(w in NEGATIONS for w in c_all)
     i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
-    c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)]
-    shared = [w for w in i_all if w not in i_only and w not in NEGATIONS]
+    negated = _negated_words(study.picot.get("control"))
+    c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)
+              and w not in negated]
+    # "HYBRID vs FTP" with "combined FTP and power training" vs "functional task practice
+    # (FTP)": a shared word that is the control's own abbreviation names the control
+    shared = [w for w in i_all if w not in i_only and w not in NEGATIONS
+              and not (w in c_abbr and w not in i_abbr)]
+    c_only += [w for w in i_all if w in c_abbr and w not in i_abbr and w not in c_only]
     # "DH" vs "DH + TO": a word both share names the group whose name is only that word
     shared_side: Group = "control" if not c_only and i_only and not control_negates \
         else "intervention"
@@ -153,7 +180,12 @@ def _vocabulary(study: Study) -> _Vocabulary:
         study.picot.get("control"))
     labels = {lab: "intervention" for lab in i_labels - c_labels}
     labels.update({lab: "control" for lab in c_labels - i_labels})
-    return _Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side)
+    capitals = (_capital_initials(study.picot.get("intervention")),
+                _capital_initials(study.picot.get("control")))
+    if capitals[0] == capitals[1]:
+        capitals = ("", "")
+    return _Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side, capitals,
+                       tuple(sorted(negated)))
 
 
 def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: set[int]
@@ -247,7 +279,7 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     steps = 0
     while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
-        if word in lexicon.COMPARISON or (word in ("to", "with") and pos > 0 and tokens[
+        if _comparison_word(tokens, pos) or (word in ("to", "with") and pos > 0 and tokens[
                 pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")):
             after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
             return after not in _TIMES, False
@@ -255,7 +287,10 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
             return False, True
         if word == "and" and _between_before(tokens, pos):
             return False, True
-        if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)):
+        # "than their 3,198 matched controls", "vs. the English group"
+        if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)
+                or tokens[pos].is_number or (word == "." and pos > 0
+                                             and tokens[pos - 1].text.lower() in ("vs", "v"))):
             break
         pos -= 1
         steps += 1
@@ -268,6 +303,20 @@ _TIMES = frozenset(["baseline", "before", "pre", "pretreatment", "preinterventio
 _CLAIM_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | frozenset(
     ["significantly", "significant", "was", "were", "is", "are", "not", "no", "whereas",
      "while", "but", "although", "however"])
+
+
+def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
+    """"than", "versus", "vs", "compared" ...; "v" only standing alone ("A v B", not the
+    "V" of "S/V")."""
+    word = tokens[pos].text.lower()
+    if word not in lexicon.COMPARISON:
+        return False
+    if word != "v":
+        return True
+    glued = (pos > 0 and tokens[pos - 1].end == tokens[pos].start) or (
+        pos + 1 < len(tokens) and tokens[pos + 1].start == tokens[pos].end
+        and tokens[pos + 1].text != ".")
+    return not glued
 
 
 def _between_before(tokens: Sequence[Token], pos: int) -> bool:
@@ -290,7 +339,10 @@ def _side(label: str | None) -> str | None:
 
 
 def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
-    """The next labelled word names the other group outright ("X with Y")."""
+    """The next labelled word names the other group outright ("X with Y"); not after a
+    negation, which takes the word it negates ("persons without MS")."""
+    if labels[run[-1]] == "negated":
+        return False
     ahead = next((_side(labels[p]) for p in range(nxt, min(len(labels), nxt + 3))
                   if _specific(labels[p])), None)
     definite = {_side(labels[p]) for p in run} - {None}
@@ -298,7 +350,7 @@ def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
 
 
 def _glue(tokens: Sequence[Token], pos: int) -> bool:
-    if pos >= len(tokens) or tokens[pos].text.lower() in lexicon.COMPARISON:
+    if pos >= len(tokens) or _comparison_word(tokens, pos):
         return False  # "A than B" is two references, never one
     return (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in _STOP_STEMS
             or tokens[pos].norm in _GROUP_GENERIC)
@@ -314,7 +366,7 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: _Vocabulary) -> str | No
     generic-*, unknown or None."""
     token = tokens[pos]
     norm, word = token.norm, token.text.lower()
-    if word in lexicon.COMPARISON or word in _CUE_WORDS:
+    if _comparison_word(tokens, pos) or word in _CUE_WORDS:
         return None  # "compared" is not "comparator", "lowering" not a group's word here
     prev = tokens[pos - 1].text.lower() if pos else ""
     nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
@@ -331,14 +383,18 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: _Vocabulary) -> str | No
         return "label-" + vocab.labels[word]
     if norm in NEGATIONS:
         ahead = {tokens[p].norm for p in range(pos + 1, min(len(tokens), pos + 3))}
-        if vocab.control_negates and any(same_word(n, w) for n in ahead
-                                         for w in vocab.shared + vocab.i_only):
+        if vocab.control_negates and (any(same_word(n, w) for n in ahead
+                                          for w in vocab.shared + vocab.i_only
+                                          + list(vocab.negated)) or (
+                vocab.capitals[0] and vocab.capitals[0] in ahead)):
             return "negated"
         if (norm.startswith("non") and len(norm) > 4) or ahead & (_NON_USERS | _NEGATABLE):
             return "negated"
         return None
     if len(norm) < 2 or norm[0].isdigit():
         return None
+    if token.text.isupper() and len(token.text) == 2 and word in vocab.capitals:
+        return "intervention" if word == vocab.capitals[0] else "control"
     if any(same_word(norm, w) for w in vocab.c_only):
         return "control"
     if any(same_word(norm, w) for w in vocab.i_only):
