@@ -227,3 +227,101 @@ def test_a_shared_word_that_is_the_controls_abbreviation_names_the_control() -> 
                      control="Functional task practice (FTP)")
     text = "Peak power was significantly greater following HYBRID vs. FTP (p < .05)."
     assert _sides(study, text) == [("higher", False)]
+
+
+# ---------------------------------------------------------------- change words composed
+
+EGFR = {"outcome.egfr_change_cont!MD": "1.81 (1.13, 2.48)",
+        "outcome.egfr_change_cont!pvalue": "<0.0001",
+        "outcome.egfr_slope_per_year_cont!MD": "0.67 (0.47, 0.88)",
+        "outcome.egfr_slope_per_year_cont!pvalue": "<0.0001",
+        "outcome.albuminuria_cont!MD": "-44.3 (-66.9, -21.7)",
+        "outcome.albuminuria_cont!pvalue": "<0.0001"}
+
+
+def test_a_change_verb_qualified_by_less_or_more() -> None:
+    """"eGFR declined less with drug A" is a higher eGFR change; "fell more", lower."""
+    study = study_of(EGFR)
+    assert score(study, "eGFR declined less with drug A (p < 0.0001).", "direction_of_effect") == 1
+    assert score(study, "eGFR fell significantly more with drug A (p < 0.0001).",
+                 "direction_of_effect") == 0
+    assert score(study, "eGFR rose less with drug A (p < 0.0001).", "direction_of_effect") == 0
+
+
+def test_smaller_before_a_change_noun_over_shape_words_and_the_name() -> None:
+    """"a less steep annual eGFR decline" is a higher slope."""
+    study = study_of(EGFR)
+    text = "Drug A was associated with a less steep annual eGFR decline (MD 0.67, p < 0.0001)."
+    assert score(study, text, "direction_of_effect") == 1
+    assert score(study, text.replace("less", "more"), "direction_of_effect") == 0
+
+
+def test_a_change_word_in_the_outcomes_name_is_not_qualified() -> None:
+    """"more weight loss" is more of the outcome "weight loss"."""
+    study = study_of({"outcome.weight_loss_cont!MD": "2.1 (1.0, 3.2)",
+                      "outcome.weight_loss_cont!pvalue": "0.007"})
+    text = "Drug A users had significantly more weight loss than placebo users (p = 0.007)."
+    assert score(study, text, "direction_of_effect") == 1
+
+
+def test_and_a_half_is_a_number_not_a_halving() -> None:
+    study = study_of({"outcome.nafld_bin!RR": "4.67 (3.84, 5.66)"})
+    text = "NAFLD was more than four and a half times as common with drug A (RR 4.67)."
+    assert score(study, text, "direction_of_effect") == 1
+
+
+def test_lived_longer_is_lower_mortality() -> None:
+    study = study_of({"outcome.all_cause_death_bin!HR": "2.19 (1.18, 4.05)",
+                      "outcome.all_cause_death_bin!pvalue": "0.01"})
+    text = "Patients on drug A lived longer than those on placebo: the hazard of death was 2.19."
+    assert score(study, text, "direction_of_effect") == 0
+
+
+def test_neither_nor_over_parentheses_negates_the_verb() -> None:
+    """"neither A (HR ...) nor B (HR ...) differed significantly": no difference for both."""
+    study = study_of({"outcome.hcc_bin!HR": "0.82 (0.66, 1.02)", "outcome.hcc_bin!pvalue": "0.078",
+                      "outcome.icc_bin!HR": "1.67 (0.51, 5.51)", "outcome.icc_bin!pvalue": "0.397"})
+    text = ("Neither HCC (adjusted HR 0.82, 95% CI 0.66-1.02, p = 0.078) nor ICC (HR 1.67, "
+            "0.51-5.51, p = 0.397) differed significantly between the drugs.")
+    assert [c.direction for c in analyze(study, text).claims if c.outcome] == ["null", "null"]
+    assert score(study, text, "direction_of_effect") == 1
+
+
+def test_a_negation_ends_the_reach_of_an_earlier_cue() -> None:
+    """"raised (HR 1.1), and no specific category, including A or B, showed a clear
+    difference": the categories are not "raised"."""
+    study = study_of({"outcome.any_disorder_bin!HR": "1.1 (1.0, 1.1)",
+                      "outcome.psychotic_disorders_bin!HR": "0.8 (0.4, 1.7)"})
+    text = ("The risk of any disorder was only marginally raised (HR 1.1), and no specific "
+            "category, including psychotic disorders (0.8), showed a clear difference.")
+    assert score(study, text, "direction_of_effect") == 1
+
+
+def test_a_list_item_with_its_own_value_keeps_it() -> None:
+    """"eGFR change +1.81, eGFR slope +0.67/year, and albuminuria lower": "lower" is only
+    albuminuria's."""
+    study = study_of(EGFR)
+    text = ("eGFR change +1.81 (p < 0.0001), eGFR slope +0.67/year (p < 0.0001), and "
+            "albuminuria lower by 44.3 mg/g (p < 0.0001).")
+    assert score(study, text, "direction_of_effect") == 1
+    claims = {c.outcome.name: c.direction for c in analyze(study, text).claims if c.outcome}
+    assert claims["albuminuria"] == "lower" and claims["egfr change"] is None
+
+
+def test_a_hedge_after_the_next_outcome_is_that_outcomes() -> None:
+    """"A was 10% lower (HR 0.90, p = 0.02), and B was not significantly different": the
+    hedge is B's, not A's."""
+    study = study_of(THREE)
+    claims = {c.outcome.key: c for c in analyze(study, REPORTED).claims if c.outcome}
+    assert claims["outcome_12mo.all_cause_hospitalization_bin"].hedged is False
+    assert claims["outcome_12mo.all_cause_hospitalization_bin"].significant is True
+
+
+def test_a_group_defined_at_baseline_is_not_a_baseline_statement() -> None:
+    """"patients who had nodules at baseline lived longer": a claim about the outcome, the
+    group being defined at baseline ("Nodules present at baseline")."""
+    study = study_of({"outcome.all_cause_death_bin!HR": "2.19 (1.18, 4.05)"},
+                     intervention="Nodules present at baseline", control="No nodules at baseline")
+    text = ("Patients who had nodules at baseline lived longer than those without: the hazard "
+            "of death was 2.19.")
+    assert score(study, text, "direction_of_effect") == 0

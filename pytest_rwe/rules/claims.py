@@ -195,6 +195,8 @@ class _Reader:
         stretches = []
         for match in lexicon.BASELINE.finditer(text, span.start, span.end):
             first = bisect.bisect_left(self.token_starts, match.start())
+            if self._describes_group(first):
+                continue  # "patients who had nodules at baseline": the group's definition
             stretches.append(segment(analysis.tokens, first, first, lo, hi))
         sentence_wide = self.baseline_sentence and not lexicon.OUTCOME_TALK.search(span.quote)
 
@@ -221,12 +223,40 @@ class _Reader:
             if cue.start in used:
                 continue
             antecedent = self._antecedent(cue, lo, hi)
+            implied = self._survival(cue) if antecedent is None else []
             if antecedent is not None:
                 claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
                                           baseline(cue.start)))
+            elif implied:
+                claims += [self._claim(m, cue, lo, hi, span, refs, baseline(cue.start))
+                           for m in implied]
             else:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
+
+    def _describes_group(self, first: int) -> bool:
+        """A baseline phrase right after a group's name, when the study defines that group
+        at baseline ("Nodules present at baseline")."""
+        defined = " ".join(str(self.study.picot.get(g) or "") for g in ("intervention",
+                                                                        "control")).lower()
+        if "baseline" not in defined:
+            return False
+        return any(0 <= first - max(g.end, g.position) <= 3 for g in self.analysis.groups)
+
+    def _survival(self, cue: Cue) -> list[Mention]:
+        """"lived longer", "survived longer" name no outcome but are about death: the
+        study's outcomes of death, when they all lie on one side (else none)."""
+        tokens = self.analysis.tokens
+        if cue.kind != "valence" or tokens[cue.start].text.lower() not in lexicon.LIVED:
+            return []
+        deaths = [o for o in self.study.outcomes if lexicon.DEATH_NAME.search(o.name)]
+        sides = {(self.analysis.facts[o.key].direction if o.key in self.analysis.facts
+                  else None) for o in deaths}
+        if not deaths or len(sides) != 1 or None in sides:
+            return []
+        span = Span(tokens[cue.start].start, tokens[cue.end].end,
+                    self.analysis.text[tokens[cue.start].start:tokens[cue.end].end])
+        return [Mention(o, (cue.start,), span, False) for o in deaths]
 
     def _within_one_group(self, cue: Cue, lo: int, hi: int, refs: list[GroupRef]) -> bool:
         """"X decreased from 28 to 9 in the A group", "a significant difference before and
