@@ -206,7 +206,7 @@ class _Reader:
         mentions = self._mentions(lo, hi)
         refs = self._refs(lo, hi)
         cues = find_cues(analysis.text, analysis.tokens, lo, hi, span,
-                         self.in_names | self.in_groups)
+                         self.in_names | self.in_groups, self.in_names)
         if not cues and not mentions:
             return []
         group_tokens = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}

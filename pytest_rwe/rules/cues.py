@@ -130,8 +130,10 @@ def _neither_nor_before(tokens: Sequence[Token], lo: int, pos: int) -> bool:
 
 
 def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
-              in_names: set[int]) -> list[Cue]:
-    """Every claim cue of one clause, in order."""
+              in_names: set[int], outcome_names: set[int] | None = None) -> list[Cue]:
+    """Every claim cue of one clause, in order (``in_names``: tokens of outcome and group
+    names, which are no cues; ``outcome_names``: those of outcome names alone)."""
+    named = in_names if outcome_names is None else outcome_names
     cues: list[Cue] = []
     taken: set[int] = set()
     changes, absorbed = _compositions(tokens, lo, hi, in_names)
@@ -174,7 +176,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
                 kind = composed  # "the decrease in X was greater": a larger decrease
         before = text[max(span.start, tokens[pos].start - 60):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 160,
-                                          _next_claim_start(tokens, pos, hi, in_names, text))]
+                                          _next_claim_start(tokens, pos, hi, named, text))]
         # "higher risk of X (HR 1.40; p = 0.05), not statistically significant": what stands
         # in parentheses does not end the reach of a hedge after the cue
         after = re.sub(r"\([^()]*\)", " ", after)
