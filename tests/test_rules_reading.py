@@ -325,3 +325,77 @@ def test_a_group_defined_at_baseline_is_not_a_baseline_statement() -> None:
     text = ("Patients who had nodules at baseline lived longer than those without: the hazard "
             "of death was 2.19.")
     assert score(study, text, "direction_of_effect") == 0
+
+
+# ---------------------------------------------------------------- numbers
+
+def _ratio_study(value: str) -> Study:
+    return study_of({"outcome.suicide_bin!RR": f"{value} (1.2, 9.9)"})
+
+
+def test_multiples_with_their_qualifiers() -> None:
+    """"nearly N times" is up to 15% under N, "more than N times" from N to 1.5 N, a plain or
+    hedged "N times" within 10%; "N and a half", "half again" and "more than doubled" too."""
+    cases = [("1.86", "nearly three times", 0), ("2.72", "almost three times", 1),
+             ("2.71", "more than three times", 0), ("6.58", "more than six times", 1),
+             ("2.67", "more than two and a half times", 1), ("2.21", "more than double", 1),
+             ("1.52", "about half again as", 1), ("1.90", "about half again as", 0),
+             ("3.21", "about three times", 1), ("4.67", "about three times", 0)]
+    for value, words, expected in cases:
+        text = f"Drug A users had {words} the risk of suicide (RR {value})."
+        assert score(_ratio_study(value), text, "numbers_accurate") == expected, words
+
+
+def test_a_dose_three_times_a_day_is_not_a_multiple() -> None:
+    study = study_of({"outcome.suicide_bin!RR": "1.86 (1.2, 9.9)"},
+                     intervention="Drug A three times a day")
+    text = "Drug A, taken three times a day, raised the risk of suicide (RR 1.86)."
+    assert score(study, text, "numbers_accurate") == 1
+
+
+def test_a_multiple_is_checked_against_the_estimate_written_after_it() -> None:
+    """"about twice as high in A (PR 2.12), about three times in B (PR 3.21)": each against
+    the outcome whose estimate follows it, not the last name of the sentence."""
+    study = study_of({"outcome.nafld.overweight_bin!RR": "2.12 (1.77, 2.55)",
+                      "outcome.nafld.obese_bin!RR": "3.21 (2.66, 3.86)"})
+    text = ("NAFLD was about twice as high in overweight adults (PR 2.12) and about three "
+            "times as high in obese adults (PR 3.21).")
+    assert score(study, text, "numbers_accurate") == 1
+    text = text.replace("about three", "about four")
+    assert score(study, text, "numbers_accurate") == 0
+
+
+def test_a_share_in_words_against_the_share_written_beside_it() -> None:
+    """Within five percentage points: "roughly three quarters (81.3%)" is wrong, "just over
+    half (53.8%)" and "seven in ten (69%)" are right."""
+    study = study_of({"outcome.early_detachment_bin!N": "13/16",
+                      "outcome.major_bleed_bin!PCT": "53.8", "outcome.remission_bin!PCT": "69"},
+                     design="case_series")
+    wrong = "Roughly three quarters of the detachments (13/16, 81.3%) occurred early."
+    assert score(study, wrong, "numbers_accurate") == 0
+    right = "Just over half (53.8%) had a major bleed and roughly seven in ten (69%) remitted."
+    assert score(study, right, "numbers_accurate") == 1
+
+
+def test_the_groups_total_is_not_a_number_of_the_prompt() -> None:
+    study = study_of({"outcome.stroke_bin!HR": "0.76 (0.64, 0.90)"}, sizes=(1900, 5348))
+    assert score(study, "Among 7,248 adults, 1,900 took drug A and 5,348 placebo.",
+                 "numbers_accurate") == 0
+    assert score(study, "1,900 adults took drug A and 5,348 placebo.", "numbers_accurate") == 1
+
+
+def test_the_95_of_a_95_percent_interval() -> None:
+    study = study_of({"outcome.stroke_bin!RR": "0.94 (0.77, 1.15)"})
+    text = "Stroke was similar (RR 0.94), the 95% interval (0.77-1.15) including one."
+    assert score(study, text, "numbers_accurate") == 1
+
+
+def test_an_estimate_of_another_timepoint_of_the_named_outcome() -> None:
+    """"10-year cardiovascular mortality (HR 2.46)" with 2.46 the 5-year HR."""
+    study = study_of({"outcome_5yrs.cvd_death_bin!HR": "2.46 (0.91, 6.71)",
+                      "outcome_10yrs.cvd_death_bin!HR": "2.28 (1.17, 4.46)",
+                      "outcome_10yrs.all_cause_death_bin!HR": "2.12 (1.33, 3.37)"})
+    text = ("Nodules were associated with higher all-cause mortality at 10 years (HR 2.12) and "
+            "with 10-year cardiovascular mortality (HR {}, 1.17-4.46).")
+    assert score(study, text.format("2.46"), "numbers_accurate") == 0
+    assert score(study, text.format("2.28"), "numbers_accurate") == 1

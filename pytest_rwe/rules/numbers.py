@@ -35,7 +35,7 @@ _LABEL_RE = re.compile(r"\b(?:a?HRs?|a?ORs?|a?RRs?|IRRs?|MDs?|CIs?)\b|\b(?:hazar
 _LABEL_CI_RE = re.compile(r"\b(?:hazard|odds|risk|rate)\s+ratios?\b|\brelative\s+risks?\b|\b(?:"
                           r"mean\s+)?(?:difference|change)s?\b|\bconfidence\s+intervals?\b|\b"
                           r"estimates?\b", re.IGNORECASE)
-_GAP_RE = re.compile(r"^(?:[\s,;:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|of|was|were|is|"
+_GAP_RE = re.compile(r"^(?:[\s,:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|of|was|were|is|"
                      r"and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|"
                      r"percentage|points?|pp|units?|mmHg|range|from|between)\b)*$",
                      re.IGNORECASE)
@@ -91,13 +91,13 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
     findings: list[NumberFinding] = []
     previous: tuple[NumberMention, str] | None = None
     for number in numbers.items:
-        if number.is_word and any(s.start <= number.span.start < s.end for s in in_words):
-            continue  # "four in five": read as a share below
+        if any(s.start <= number.span.start < s.end for s in in_words):
+            continue  # "four in five", "2.5-fold": read as proportions below
         clause = analysis.clause_of(number.span.start)
         span = clause[2] if clause else None
         context = _context(text, number, span)
         if previous is not None and context == "plain" and previous[1] in ("p", "effect") and \
-                re.fullmatch(r"[\s,;]*(?:and|or|to|,)?[\s,;]*(?:p\s*[=<>]\s*)?",
+                re.fullmatch(r"[\s,]*(?:and|or|to|,)?[\s,]*(?:p\s*[=<>]\s*)?",
                              text[previous[0].span.end:number.span.start], re.IGNORECASE):
             context = previous[1]  # "HRs of 2.72 and 1.31", "p = 0.02 and 0.04"
         previous = (number, context)
@@ -114,7 +114,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         if swapped is not None:
             findings.append(swapped)
     for approximation in approximations:
-        finding = _check_approximation(analysis, index, mention_starts, approximation)
+        finding = _check_approximation(study, analysis, index, mention_starts, approximation)
         if finding is not None:
             findings.append(finding)
     return sorted(findings, key=lambda f: f.span.start)
@@ -173,7 +173,8 @@ _ALL_BEFORE = re.compile(r"\b(?:all|both|each|every|either)\b[^.;()]{0,16}$", re
 
 def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> bool:
     after = text[number.span.end:number.span.end + 30]
-    if number.value == 95 and number.is_percent and re.search(r"CI|confiden", after, re.I):
+    if number.value == 95 and number.is_percent and re.search(r"CI|confiden|interval", after,
+                                                              re.I):
         return True
     if number.value in (0.05, 5.0) and not number.is_word and (
             number.value == 0.05 or re.search(r"signific|level|alpha", after, re.I)):
@@ -249,7 +250,13 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
                                      _near(index, number, kinds))
                          if e.outcome is not None and e.outcome not in local and fit(number, e)
                          and (not role or e.role in (role, ""))]
-            if elsewhere and (strict or all(e.outcome in mentioned for e in elsewhere)):
+            # one outcome named at its timepoint, the number another timepoint's value of the
+            # same outcome ("10-year CVD mortality (HR 2.46)" with 2.46 the 5-year HR)
+            timepoint_swap = len(local) == 1 and bool(elsewhere) and all(
+                _name(study, e.outcome or "") == _name(study, next(iter(local)))
+                for e in elsewhere)
+            if elsewhere and (strict or timepoint_swap
+                              or all(e.outcome in mentioned for e in elsewhere)):
                 names = sorted({_name(study, k) for k in local})
                 return (elsewhere[0].field,
                         f"{written} is {elsewhere[0].field} = {elsewhere[0].shown}, not a value "
@@ -298,18 +305,26 @@ def _all_p(index: StudyIndex) -> list[Entry]:
     return [e for e in index.of_kind("p") if e.outcome is not None]
 
 
-def _check_approximation(analysis: Analysis, index: StudyIndex, mention_starts: list[int],
-                         approximation: Approximation) -> NumberFinding | None:
-    """"twice the risk of X" against X's ratio; nothing when no outcome is named near it."""
-    mentions = _sentence_mentions(analysis, mention_starts, approximation.span.start)
-    if not mentions:
+def _check_approximation(study: Study, analysis: Analysis, index: StudyIndex,
+                         mention_starts: list[int], approximation: Approximation
+                         ) -> NumberFinding | None:
+    """"twice the risk of X" against X's ratio, "three quarters of patients (81.3%)" against
+    the share written beside it; nothing when no outcome is named near it."""
+    text = analysis.text
+    if approximation.kind == "share":
+        beside = _percent_beside(text, approximation)
+        if beside is not None:
+            if approximation.admits(beside.value):
+                return None
+            return NumberFinding(approximation.span, "results.outcomes", (
+                f'"{approximation.span.quote}" means {approximation.describe()}, but the '
+                f"summary writes {beside.span.quote}% beside it"))
+    key = _approximated(analysis, mention_starts, approximation)
+    if key is None:
         return None
-    after = [m for m in mentions if m.span.start >= approximation.span.end]
-    mention = after[0] if after and after[0].span.start - approximation.span.end < 60 else (
-        [m for m in mentions if m.span.start < approximation.span.start] or after)[-1]
-    fact = analysis.facts.get(mention.outcome.key)
+    fact = analysis.facts.get(key)
     ratios = [fact.point] if fact is not None and fact.is_ratio and fact.point is not None else []
-    percents = [e.value for e in index.of_outcomes([mention.outcome.key], "percent")]
+    percents = [e.value for e in index.of_outcomes([key], "percent")]
     values = candidate_values(approximation, ratios, percents)
     if not values or any(approximation.admits(v) for v in values):
         return None
@@ -318,7 +333,44 @@ def _check_approximation(analysis: Analysis, index: StudyIndex, mention_starts: 
     shown = fact.shown() if fact is not None else ""
     return NumberFinding(approximation.span, field, (
         f'"{approximation.span.quote}" means {approximation.describe()}, but the study '
-        f"reports {shown} for {mention.outcome.name}"))
+        f"reports {shown} for {_name(study, key)}"))
+
+
+def _percent_beside(text: str, approximation: Approximation) -> NumberMention | None:
+    """The share a summary writes right beside a proportion in words: "three quarters of
+    the detachments (13/16, 81.3%)", "just over half (53.8%)"."""
+    after = text[approximation.span.end:approximation.span.end + 48]
+    match = re.match(r"[^.;()]{0,30}?\((?:[^()%]*?[,;]\s*)?(\d+(?:\.\d+)?)\s*%", after)
+    if match is None:
+        return None
+    found = [n for n in numbers_in(after[:match.end()]) if n.is_percent]
+    return found[-1] if found else None
+
+
+def _approximated(analysis: Analysis, mention_starts: list[int],
+                  approximation: Approximation) -> str | None:
+    """The outcome (key) a proportion in words is about: the one whose estimate follows it
+    ("about twice as high in overweight adults (PR 2.12)", "more than twice the odds of
+    having both conditions (OR 2.17)"), else the name right after it, else the name before."""
+    text = analysis.text
+    after_text = text[approximation.span.end:approximation.span.end + 120]
+    stop = re.search(r"[.;]\s", after_text)
+    following = [n for n in numbers_in(after_text[:stop.start() if stop else None])
+                 if n.decimals >= 1]
+    for number in following[:4]:  # "at BMI 30-34.9 (PR 3.21)": the first estimate
+        anchored = {key for key, fact in analysis.facts.items()
+                    if fact.point is not None and matches(number.value, number.decimals,
+                                                          fact.point)}
+        if len(anchored) == 1:
+            return anchored.pop()
+    mentions = _sentence_mentions(analysis, mention_starts, approximation.span.start)
+    if not mentions:
+        return None
+    after = [m for m in mentions if m.span.start >= approximation.span.end]
+    if after and after[0].span.start - approximation.span.end < 60:
+        return after[0].outcome.key
+    before = [m for m in mentions if m.span.start < approximation.span.start]
+    return before[-1].outcome.key if before else after[0].outcome.key
 
 
 def _nearest(number: NumberMention, pool: list[Entry]) -> Entry | None:
