@@ -399,3 +399,48 @@ def test_an_estimate_of_another_timepoint_of_the_named_outcome() -> None:
             "with 10-year cardiovascular mortality (HR {}, 1.17-4.46).")
     assert score(study, text.format("2.46"), "numbers_accurate") == 0
     assert score(study, text.format("2.28"), "numbers_accurate") == 1
+
+
+def test_a_share_written_for_another_outcome() -> None:
+    """"major bleeding 69%; complete remission 53.8%" when the shares are the other way
+    round; "infection (3.3%)" when 3.3% is hemorrhage's."""
+    study = study_of({"outcome.major_bleeding_bin!PCT": "53.80",
+                      "outcome.complete_remission_bin!PCT": "69",
+                      "outcome.death_bin!PCT": "26.90"}, design="case_series")
+    right = "Outcomes: major bleeding 53.8%; complete remission 69%; death 26.9%."
+    assert score(study, right, "numbers_accurate") == 1
+    wrong = "Outcomes: major bleeding 69%; complete remission 53.8%; death 26.9%."
+    verdict = judge(study, wrong, "numbers_accurate")
+    assert verdict.score == 0 and "written for major bleeding" in verdict.explanation
+
+
+def test_a_share_written_for_another_timepoint() -> None:
+    """"complete remission was achieved by 58.2% at five years" when 58.2% is the 2-year
+    rate; "from 32.7% at 6 months to 69.7% at 12 months" is right."""
+    study = study_of({"outcome_2yrs.complete_remission_bin!PCT": "58.2",
+                      "outcome_5yrs.complete_remission_bin!PCT": "46.6",
+                      "outcome_2yrs.free_of_medication_bin!PCT": "76.6"}, design="case_series")
+    text = ("76.6% were free of medication at 2 years, and complete remission was achieved by "
+            "{}% at five years.")
+    assert score(study, text.format("46.6"), "numbers_accurate") == 1
+    assert score(study, text.format("58.2"), "numbers_accurate") == 0
+    text = "Complete remission went from 58.2% at 2 years to 46.6% at 5 years."
+    assert score(study, text, "numbers_accurate") == 1
+
+
+def test_a_baseline_value_given_to_the_other_group_by_the_clauses_layout() -> None:
+    """"41.2 years in the controls and 40.9 years in the 1,066 patients with MS" when 41.2 is
+    the MS group's mean age; "Women 23.6% in the reduced-dose group vs 34.0% with standard
+    dose" when it is the other way round."""
+    study = study_of(PSYCH, intervention="Multiple sclerosis", control="No multiple sclerosis",
+                     sizes=(1066, 3198),
+                     baseline={"age_mean_years": "control 40.93 vs intervention 41.20"})
+    text = "Mean age was {} years in the controls and {} years in the 1,066 patients with MS."
+    assert score(study, text.format("40.9", "41.2"), "numbers_accurate") == 1
+    assert score(study, text.format("41.2", "40.9"), "numbers_accurate") == 0
+    study = study_of(PSYCH, intervention="Off-label reduced-dose DOAC",
+                     control="Standard-dose DOAC",
+                     baseline={"female_pct": "control 23.6 vs intervention 34.0"})
+    text = "Women {}% in the reduced-dose group vs {}% with standard dose."
+    assert score(study, text.format("34.0", "23.6"), "numbers_accurate") == 1
+    assert score(study, text.format("23.6", "34.0"), "numbers_accurate") == 0

@@ -144,6 +144,9 @@ def _gap_ok(tokens: Sequence[Token], start: int, end: int, allowed: frozenset[st
         elif text in ")]":
             depth = max(0, depth - 1)
         elif not depth:
+            if tokens[pos].is_number and pos + 1 < end and \
+                    tokens[pos + 1].text.lower() in _SIZE_NOUNS:
+                continue  # "40.9 years in the 1,066 patients with MS": a group's size
             count += 1
             if text not in allowed:
                 unknown += 1
@@ -162,6 +165,8 @@ class GroupValues:
     control: float
     start: int
     end: int
+    intervention_at: int = -1  # token index of the intervention's value
+    control_at: int = -1
 
     @property
     def direction(self) -> str:
@@ -183,7 +188,8 @@ def group_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi:
             i_value, c_value = pair
             if i_value.percent == c_value.percent and i_value.value != c_value.value:
                 first, last = sorted((i_value.position, c_value.position))
-                return GroupValues(i_value.value, c_value.value, first, last)
+                return GroupValues(i_value.value, c_value.value, first, last, i_value.position,
+                                   c_value.position)
     return None
 
 

@@ -305,6 +305,13 @@ _CLAIM_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | frozenset(
      "while", "but", "although", "however"])
 
 
+def _compound(tokens: Sequence[Token], pos: int) -> bool:
+    """A word joined by a hyphen to the next ("reduced-dose", "high-intensity"): part of a
+    name, not a claim, when the group's description has it."""
+    return pos + 2 < len(tokens) and tokens[pos + 1].text == "-" and \
+        tokens[pos + 1].start == tokens[pos].end and tokens[pos + 2].start == tokens[pos + 1].end
+
+
 def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
     """"than", "versus", "vs", "compared" ...; "v" only standing alone ("A v B", not the
     "V" of "S/V")."""
@@ -366,7 +373,7 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: _Vocabulary) -> str | No
     generic-*, unknown or None."""
     token = tokens[pos]
     norm, word = token.norm, token.text.lower()
-    if _comparison_word(tokens, pos) or word in _CUE_WORDS:
+    if _comparison_word(tokens, pos) or (word in _CUE_WORDS and not _compound(tokens, pos)):
         return None  # "compared" is not "comparator", "lowering" not a group's word here
     prev = tokens[pos - 1].text.lower() if pos else ""
     nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""

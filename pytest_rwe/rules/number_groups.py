@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis
+from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.text import NumberMention, Span, stem
 from pytest_rwe.study import Study
@@ -151,14 +152,35 @@ def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Nu
     name, own, _other = sides[0]
     base = study.baseline[name]
     field = f"results.baseline_differences[{json.dumps(name)}]"
-    # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order only
+    # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order, or by
+    # the groups named beside each value ("23.6% in the A group vs 34.0% with B")
     group = (_pair_group(study, analysis, numbers, number, name) if numbers.in_list(number)
-             else _group_of(analysis, number))
+             else _group_of(analysis, number)) or _valued_group(analysis, number)
     if group is None or group == own:
         return None
     return NumberFinding(number.span, field, (
         f"{number.span.quote} is written for the {group} group, but in {field} = "
         f"{base.text!r} it is the {own} group's value"))
+
+
+def _valued_group(analysis: Analysis, number: NumberMention) -> str | None:
+    """The group a value is tied to by the layout of its clause: "41.2 years in the controls
+    and 40.9 years in the patients with MS" (see ``group_values``)."""
+    clause = analysis.clause_of(number.span.start)
+    if clause is None:
+        return None
+    lo, hi, _ = clause
+    starts = [g.position for g in analysis.groups]
+    refs = analysis.groups[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
+    values = group_values(analysis.tokens, refs, lo, hi)
+    if values is None:
+        return None
+    at = bisect.bisect_left(analysis.token_starts, number.span.start)
+    if at == values.intervention_at:
+        return "intervention"
+    if at == values.control_at:
+        return "control"
+    return None
 
 
 def _pair_group(study: Study, analysis: Analysis, numbers: Numbers, number: NumberMention,

@@ -23,6 +23,7 @@ from pytest_rwe.rules.claims import Analysis
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.owned import misplaced_share
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -110,7 +111,8 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
         swapped = (size_swap(study, analysis, numbers, number)
-                   or baseline_swap(study, analysis, numbers, number))
+                   or baseline_swap(study, analysis, numbers, number)
+                   or misplaced_share(study, index, analysis, number))
         if swapped is not None:
             findings.append(swapped)
     for approximation in approximations:
