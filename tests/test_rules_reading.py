@@ -444,3 +444,51 @@ def test_a_baseline_value_given_to_the_other_group_by_the_clauses_layout() -> No
     text = "Women {}% in the reduced-dose group vs {}% with standard dose."
     assert score(study, text.format("34.0", "23.6"), "numbers_accurate") == 1
     assert score(study, text.format("23.6", "34.0"), "numbers_accurate") == 0
+
+
+def test_a_count_whose_phrase_names_both_groups_is_not_placed() -> None:
+    """"18,847 healthy siblings of children with type 1 diabetes": "healthy" is a word of the
+    control, the phrase is the intervention; the number is not read as either's."""
+    study = study_of({"outcome.any_disorder_bin!HR": "1.1 (1.0, 1.1)"}, sizes=(18847, 1077951),
+                     intervention="Sibling of a patient with type 1 diabetes",
+                     control="Sibling of a healthy individual")
+    text = ("18,847 healthy siblings of children with type 1 diabetes were compared with "
+            "1,077,951 siblings of healthy individuals.")
+    assert score(study, text, "numbers_accurate") == 1
+
+
+def test_compared_names_the_reference_only_with_with() -> None:
+    """"compared 28,563 recent users with 4,610 adults who did not use": the first count is
+    the users' (here the sizes are swapped)."""
+    study = study_of({"outcome.mi_bin!OR": "2.07 (1.12, 3.82)"}, sizes=(4610, 28563),
+                     intervention="Recent cannabis use", control="No recent cannabis use")
+    text = ("The analysis compared {} recent cannabis users with {} adults who did not use "
+            "cannabis.")
+    assert score(study, text.format("4,610", "28,563"), "numbers_accurate") == 1
+    assert score(study, text.format("28,563", "4,610"), "numbers_accurate") == 0
+
+
+def test_a_word_of_another_outcome_before_the_number_makes_it_ambiguous() -> None:
+    """"any bleeding (...) or BARC 2, 3 or 5 bleeding (HR 0.85)": the juror finds only "any
+    bleeding", but "BARC" names the other outcome, whose value 0.85 is."""
+    barc = "outcome.clinically_relevant_bleeding_barc_2_3_5_bin!HR"
+    study = study_of({"outcome.any_bleeding_bin!HR": "0.91 (0.78, 1.06)",
+                      barc: "0.85 (0.66, 1.08)"})
+    text = ("There was no significant difference in any bleeding (HR 0.91, 0.78-1.06) or BARC "
+            "2, 3 or 5 bleeding (HR 0.85, 0.66-1.08).")
+    assert score(study, text, "numbers_accurate") == 1
+    moved = "There was no significant difference in any bleeding (HR 0.85, 0.66-1.08)."
+    assert score(study, moved, "numbers_accurate") == 0
+
+
+def test_a_p_bound_after_the_names_own_bracket_is_the_names() -> None:
+    """"dementia HR 0.60 (0.40-0.89), p < 0.01" holds for dementia (p = 0.011), not for the
+    composite named earlier in the sentence."""
+    study = study_of({"outcome.composite_bin!HR": "0.60 (0.49, 0.73)",
+                      "outcome.composite_bin!pvalue": "<0.001",
+                      "outcome.dementia_bin!HR": "0.60 (0.40, 0.89)",
+                      "outcome.dementia_bin!pvalue": "0.011"})
+    text = ("Lower with drug A: composite HR 0.60 (0.49-0.73), p < 0.001; dementia HR 0.60 "
+            "(0.40-0.89), p < {}.")
+    assert score(study, text.format("0.05"), "numbers_accurate") == 1
+    assert score(study, text.format("0.01"), "numbers_accurate") == 0

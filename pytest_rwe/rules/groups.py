@@ -232,6 +232,14 @@ def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[in
             nxt += 2
         else:
             break
+    # "the reduced-dose group": a hyphen and a common word of the description belong to it
+    end = run[-1]
+    if end + 3 < len(tokens) and tokens[end + 1].text == "-" and \
+            tokens[end + 2].norm in _GROUP_GENERIC and labels[end + 2] in (None, "unknown") \
+            and tokens[end + 3].text.lower() in lexicon.GROUP_NOUNS:
+        run += [end + 1, end + 2]
+        for p in (end + 2, end + 3):
+            labels[p] = None
     # "the placebo group", "Drug A users": the group noun right after belongs to the reference
     if run[-1] + 1 < len(tokens) and tokens[run[-1] + 1].text.lower() in lexicon.GROUP_NOUNS:
         run.append(run[-1] + 1)
@@ -318,6 +326,10 @@ def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
     word = tokens[pos].text.lower()
     if word not in lexicon.COMPARISON:
         return False
+    if word in ("compared", "comparison", "contrast", "contrasted", "relative"):
+        # "compared with B": B is the reference; "compared 28,563 A users with B": A is not
+        nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+        return nxt in ("with", "to", "against", "")
     if word != "v":
         return True
     glued = (pos > 0 and tokens[pos - 1].end == tokens[pos].start) or (

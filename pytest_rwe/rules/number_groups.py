@@ -16,6 +16,7 @@ from pytest_rwe.rules.text import NumberMention, Span, stem
 from pytest_rwe.study import Study
 
 _BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",
+                                      "persons",
                                       "people", "adults", "users", "were", "was", "in", "the",
                                       "on", "receiving", "received", "taking", "treated", "with",
                                       "who", "using", "initiating", "started", "starting", "new",
@@ -96,13 +97,21 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
     if after:
         gap = range(at + 1, after[0].position)
         if len(gap) <= 4 and all(tokens[i].norm in _BRIDGE for i in gap):
-            return after[0].group
+            # "18,847 healthy siblings of children with type 1 diabetes were compared ...":
+            # the phrase the number counts names both groups, so it says neither
+            phrase_end = next((i for i in range(at + 1, hi) if tokens[i].text.lower() in
+                               _PHRASE_END or (tokens[i].is_number and i > at + 1
+                                               and "," in tokens[i].text)), hi)
+            sides = {g.group for g in after if g.position < phrase_end and not g.comparison}
+            return after[0].group if len(sides) == 1 else None
     if last and not last.comparison and at - last_end <= 4 and all(
             tokens[i].norm in _BEFORE_BRIDGE for i in range(last_end + 1, at)):
         return last.group  # "chlorthalidone users numbered 36,918"
     return None
 
 
+_PHRASE_END = frozenset(["were", "was", "are", "is", "compared", "vs", "versus", "and", ",",
+                         ";", "(", "than", "had"])
 _ORDER_RE = re.compile(r"\b(intervention|treated|exposed|control|comparator|unexposed)\s*"
                        r"(?:group\s*)?(?:vs\.?|versus|and|/|compared\s+with)\s*"
                        r"(intervention|treated|exposed|control|comparator|unexposed)\b",

@@ -19,7 +19,7 @@ from pytest_rwe.rules.approximate import (
     approximations_in,
     candidate_values,
 )
-from pytest_rwe.rules.claims import Analysis
+from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
@@ -106,7 +106,13 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             continue
         local, strict = _local_outcomes(analysis, mention_starts, number)
         role = _role(text, number, span) if context == "effect" else ""
-        problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict)
+
+        def near(keys: set[str], strict: bool, number: NumberMention = number,
+                 local: set[str] = local) -> bool:
+            return _named_near(study, analysis, number, local, keys, strict)
+
+        problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict,
+                         near)
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
@@ -153,6 +159,13 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     start = analysis.tokens[lo].start if analysis.tokens else 0
     close = analysis.text.rfind(")", start, number.span.start)
     segment = in_sentence[_prefix(in_sentence, close + 1):cut]
+    # "dementia HR 0.60 (0.40-0.89), p < 0.01": after the name's own bracket, still its
+    # number, unless a list or a clause break comes between
+    nearest = in_sentence[cut - 1:cut]
+    if not segment and nearest and re.fullmatch(
+            r"[^;()]*(?:\([^()]*\)[^;()]*)?", analysis.text[nearest[0].span.end:
+                                                            number.span.start]):
+        segment = nearest
     chosen = segment or in_sentence[:cut]
     strict = bool(segment) and all(m.full for m in segment) and bool(
         re.fullmatch(r"[^()]*\([^()]*", analysis.text[segment[-1].span.end:number.span.start]))
@@ -227,9 +240,37 @@ def _pvalue_fits(number: NumberMention, entry: Entry) -> bool:
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")
 
 
+_ESTIMATES = re.compile(r"\([^()]*\d[.\u00b7]\d[^()]*\)")
+
+
+def _named_near(study: Study, analysis: Analysis, number: NumberMention, local: set[str],
+                keys: set[str], strict: bool) -> bool:
+    """A word of another outcome's name (one the named outcomes do not have) stands before
+    the number: in its own segment ("any bleeding (...) or BARC 2, 3 or 5 bleeding (HR
+    0.85") or, less sure, in its clause ("counselling or therapy and psychotropic use ...
+    (OR 1.51 and 1.56)"). The number may then be that outcome's, whose name the juror did
+    not find."""
+    names, _ = study_reading(study)
+    words = {w for k in keys for w in names.names.get(k, ())} - {
+        w for k in local for w in names.names.get(k, ())}
+    if not words:
+        return False
+    clause = analysis.clause_of(number.span.start)
+    start = clause[2].start if clause else 0
+    if strict:
+        # the segment starts after the previous outcome's estimates "(HR 0.91, 0.78-1.06)";
+        # a label in brackets ("clinically relevant (BARC 2/3/5) bleeding") does not end it
+        for match in _ESTIMATES.finditer(analysis.text, start, number.span.start):
+            start = match.end()
+    lo = bisect.bisect_left(analysis.token_starts, start)
+    hi = bisect.bisect_left(analysis.token_starts, number.span.start)
+    return any(names.words_matching(t.norm) & words or t.norm in words
+               for t in analysis.tokens[lo:hi])
+
+
 def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
-           local: set[str], mentioned: set[str], role: str = "", strict: bool = False
-           ) -> tuple[str, str] | None:
+           local: set[str], mentioned: set[str], role: str = "", strict: bool = False,
+           near: Callable[[set[str], bool], bool] | None = None) -> tuple[str, str] | None:
     written = number.span.quote
     if context in ("p", "effect"):
         kinds: tuple[Kind, ...] = ("p",) if context == "p" else _EFFECT_KINDS
@@ -254,6 +295,9 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
                          and (not role or e.role in (role, ""))]
             # one outcome named at its timepoint, the number another timepoint's value of the
             # same outcome ("10-year CVD mortality (HR 2.46)" with 2.46 the 5-year HR)
+            if elsewhere and near is not None and near({e.outcome or "" for e in elsewhere},
+                                                       strict):
+                return None
             timepoint_swap = len(local) == 1 and bool(elsewhere) and all(
                 _name(study, e.outcome or "") == _name(study, next(iter(local)))
                 for e in elsewhere)
