@@ -492,3 +492,88 @@ def test_a_p_bound_after_the_names_own_bracket_is_the_names() -> None:
             "(0.40-0.89), p < {}.")
     assert score(study, text.format("0.05"), "numbers_accurate") == 1
     assert score(study, text.format("0.01"), "numbers_accurate") == 0
+
+
+# ---------------------------------------------------------------- subgroups and composites
+
+PHQ = {"outcome_6mo.phq9_change_cont!MD": "-4.2", "outcome_6mo.phq9_change_cont!pvalue": "<0.001",
+       "outcome_6mo.phq9_change.failed_4plus_antidepressants_cont!MD": "-3.2",
+       "outcome_6mo.phq9_change.failed_4plus_antidepressants_cont!pvalue": "<0.001"}
+
+
+def _phq() -> Study:
+    return study_of(PHQ, design="case_series", intervention="Usual care",
+                    control="Same patients at baseline")
+
+
+def test_a_qualifier_before_the_name_scopes_it() -> None:
+    """"Among patients who had failed four or more antidepressants, PHQ-9 improved": the
+    subgroup; the overall change only "also calculated" is not reported."""
+    text = ("Among patients who had failed four or more antidepressants, PHQ-9 scores improved "
+            "by 3.2 points (p < 0.001). The overall change in PHQ-9 was also calculated.")
+    keys = [c.outcome.key for c in analyze(_phq(), text).claims if c.outcome and c.cue]
+    assert keys == ["outcome_6mo.phq9_change.failed_4plus_antidepressants_cont"]
+    assert score(_phq(), text, "completeness") == 0
+
+
+def test_a_qualifier_further_on_is_a_claim_of_its_own() -> None:
+    """"PHQ-9 rose by 4.2 points (p < 0.001) and by 3.2 points in patients with four or more
+    failed antidepressants (p < 0.001)": "PHQ-9 rose" is the whole group's, and the subgroup,
+    named by its qualifier alone, rose too."""
+    text = ("PHQ-9 rose by 4.2 points over six months (p < 0.001) and by 3.2 points in patients "
+            "with four or more failed antidepressants (p < 0.001).")
+    claims = {c.outcome.key: c.direction for c in analyze(_phq(), text).claims if c.cue}
+    assert claims == {"outcome_6mo.phq9_change_cont": "higher",
+                      "outcome_6mo.phq9_change.failed_4plus_antidepressants_cont": "higher"}
+    assert score(_phq(), text, "completeness") == 1
+    assert score(_phq(), text, "direction_of_effect") == 0
+    # one word of the qualifier ("failed medication trials") does not name the subgroup
+    text = ("In patients with on average 3.1 failed medication trials, PHQ-9 fell by 4.2 points "
+            "(p < 0.001).")
+    assert score(_phq(), text, "completeness") == 0
+
+
+def test_a_count_of_patients_is_not_a_result() -> None:
+    """"PHQ-9 outcomes were reviewed for 583 patients": only named."""
+    text = ("PHQ-9 outcomes were reviewed for 583 patients. In patients who had failed four or "
+            "more antidepressants PHQ-9 fell by 3.2 points (p < 0.001).")
+    verdict = judge(_phq(), text, "completeness")
+    assert verdict.score == 0 and "only named" in verdict.explanation
+
+
+def test_or_more_after_a_number_is_a_bound_not_a_claim() -> None:
+    study = study_of({"outcome.remission_bin!HR": "1.5 (1.1, 2.0)",
+                      "outcome.remission_bin!pvalue": "0.01"})
+    analysis = analyze(study, "In patients aged 65 or older, remission was more frequent.")
+    assert [c.cue.quote for c in analysis.claims if c.cue] == ["more"]
+
+
+def test_the_components_listed_after_a_composite_are_not_claims() -> None:
+    """"a lower composite of cognitive decline, dementia and Alzheimer's disease": the
+    components describe the composite, so "lower" is not Alzheimer's (p = 0.097)."""
+    study = study_of({"outcome.neurocognitive_composite_bin!HR": "0.60 (0.49, 0.73)",
+                      "outcome.neurocognitive_composite_bin!pvalue": "<0.001",
+                      "outcome.alzheimers_disease_bin!HR": "0.48 (0.19, 1.17)",
+                      "outcome.alzheimers_disease_bin!pvalue": "0.097"})
+    text = ("Drug A users had a lower composite of cognitive decline, dementia and Alzheimer's "
+            "disease (HR 0.60, p < 0.001); Alzheimer's disease alone did not differ.")
+    assert score(study, text, "direction_of_effect") == 1
+    # the composite named by its own components is the composite
+    study = study_of({"outcome.cardiac_death_or_hf_rehospitalization_bin!HR": "0.31 (0.1, 0.8)",
+                      "outcome.cardiac_death_or_hf_rehospitalization_bin!pvalue": "0.019"})
+    text = ("Drug A had a lower hazard of the composite of cardiac death or HF "
+            "rehospitalization (HR 0.31, p = 0.019).")
+    assert score(study, text, "completeness") == 1
+
+
+def test_a_cue_word_inside_a_names_span_is_part_of_the_name() -> None:
+    """"rehospitalization for worsening heart failure" names an outcome; "worsening" is not
+    a claim that could be about the one left out."""
+    study = study_of({"outcome.hf_rehospitalization_bin!HR": "0.27 (0.08, 0.94)",
+                      "outcome.hf_rehospitalization_bin!pvalue": "0.039",
+                      "outcome.cardiac_death_or_hf_rehospitalization_bin!HR": "0.31 (0.1, 0.8)",
+                      "outcome.cardiac_death_or_hf_rehospitalization_bin!pvalue": "0.019"})
+    text = ("Rehospitalization for worsening heart failure was lower with drug A (HR 0.27, "
+            "p = 0.039).")
+    verdict = judge(study, text, "completeness")
+    assert verdict.score == 0 and "not mentioned" in verdict.explanation

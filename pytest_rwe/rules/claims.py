@@ -137,6 +137,7 @@ def analyze(study: Study, text: str) -> Analysis:
     mentions = find_mentions(study, index, facts, text, tokens,
                              [r for r in sentence_ranges if r[1] > r[0]],
                              [(lo, hi) for lo, hi, _ in clause_ranges])
+    mentions = _without_components(tokens, mentions)
     in_names = {p for m in mentions for p in m.positions}
     groups = find_group_refs(study, text, tokens, in_names)
     # a word of a group's description written out ("telephone consultation") names the group
@@ -149,10 +150,58 @@ def analyze(study: Study, text: str) -> Analysis:
                         facts, starts,
                         [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
                         [c[2].start for c in clause_ranges])
+    # words inside a name's own span ("rehospitalization for worsening heart failure") are
+    # part of the name, not claims of their own
+    for mention in mentions:
+        first, last = mention.positions[0], mention.positions[-1]
+        if last - first - len(mention.positions) < 2:
+            in_names |= set(range(first, last + 1))
     reader = _Reader(study, analysis, in_names)
     for lo, hi, span in clause_ranges:
         analysis.claims += reader.clause(lo, hi, span)
     return analysis
+
+
+_COMPOSITE = words("composite combination combined")
+
+
+def _without_components(tokens: list[Token], mentions: list[Mention]) -> list[Mention]:
+    """"a lower composite of cognitive decline, dementia and Alzheimer's disease": the names
+    listed after "composite of" describe the composite; they are not claims of their own."""
+    out: list[Mention] = []
+    listing = -1  # the token where a list of components ends
+    named = {p for m in mentions for p in m.positions}
+    for mention in mentions:
+        first = mention.positions[0]
+        if first <= listing:
+            continue
+        # only when "composite" itself names an outcome: else the list may be its name
+        # ("the composite of cardiac death and HF rehospitalization")
+        if _after_composite(tokens, first, named):
+            listing = _list_end(tokens, first)
+            continue
+        out.append(mention)
+    return out
+
+
+def _after_composite(tokens: list[Token], first: int, named: set[int]) -> bool:
+    """A list "composite of A, B and C" runs back from ``first`` to a named "composite"."""
+    for back in range(first - 1, max(-1, first - 14), -1):
+        word = tokens[back].text.lower()
+        if word == "of" and back > 0 and tokens[back - 1].text.lower() in _COMPOSITE:
+            return back - 1 in named
+        if word in ("(", ")", ";", ".", "was", "were", "than", "with", "had"):
+            return False
+    return False
+
+
+def _list_end(tokens: list[Token], first: int) -> int:
+    """The last token of a list of names "A, B and C" starting at ``first``."""
+    for pos in range(first, min(len(tokens), first + 30)):
+        if tokens[pos].text in ("(", ";", ".", ":") or tokens[pos].text.lower() in (
+                "was", "were", "than", "compared", "versus", "vs", "which"):
+            return pos - 1
+    return first + 29
 
 
 class _Reader:
@@ -171,6 +220,8 @@ class _Reader:
         # words of a group's own description are not claims ("neither A nor B" as a name)
         self.in_groups = {p for g in analysis.groups if g.via == "name"
                           for p in range(g.position, max(g.end, g.position) + 1)}
+        self.group_words = {p for g in analysis.groups
+                            for p in range(g.position, max(g.end, g.position) + 1)}
 
     def _mentions(self, lo: int, hi: int) -> list[Mention]:
         starts = self.mention_starts
@@ -365,7 +416,7 @@ class _Reader:
         tokens, text = self.analysis.tokens, self.analysis.text
         cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
                         text[tokens[cue.start].start:tokens[cue.end].end])
-        generic = _about_nothing(tokens, cue, lo, hi, self.in_names)
+        generic = _about_nothing(tokens, cue, lo, hi, self.in_groups | self.group_words)
         significant = cue.significant
         if cue.kind == "null":
             significant = False
@@ -419,11 +470,14 @@ such
 """)
 
 
-def _about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_names: set[int]) -> bool:
-    """The words around the cue name nothing but generic words ("the difference was
-    significant"), so the claim is about whatever the sentence is about."""
-    window = [t for t in tokens[max(lo, cue.start - 4):min(hi, cue.end + 5)]
-              if t.text[0].isalpha()]
+def _about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_groups: set[int]
+                   ) -> bool:
+    """The words around the cue name nothing but generic words and groups ("the difference
+    was significant", "the first two were lower with drug A"), so the claim is about
+    whatever the sentence (or the one before) is about."""
+    start = max(lo, cue.start - 4)
+    window = [t for pos, t in enumerate(tokens[start:min(hi, cue.end + 5)], start)
+              if t.text[0].isalpha() and pos not in in_groups]
     return all(t.text.lower() in _GENERIC_TARGETS or t.text.lower() in STOPWORDS
                or t.text.lower() in lexicon.UP
                or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER

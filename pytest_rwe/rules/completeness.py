@@ -21,9 +21,12 @@ from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
-# a number followed by a unit of time is when an outcome was measured, not its result
+# a number followed by a unit of time is when an outcome was measured, and one followed by
+# people ("583 patients") how many were studied: neither is an outcome's result
 _TIME_AFTER = re.compile(r"[\s-]*(?:days?|weeks?|months?|years?|yrs?|mo|hours?|h|minutes?|"
-                         r"min)\b", re.IGNORECASE)
+                         r"min|(?:\w+[\s-]+)?(?:patients|participants|people|persons|adults|"
+                         r"children|women|men|subjects|individuals|users|respondents|cases))\b",
+                         re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -57,8 +60,12 @@ def _result_written(text: str, sentence: Span) -> bool:
     """The sentence writes a number that is not a time point ("at 12 months")."""
     for number in numbers_in(sentence.quote):
         end = sentence.start + number.span.end
-        if not _TIME_AFTER.match(text[end:end + 10]):
-            return True
+        if _TIME_AFTER.match(text[end:end + 24]) or (
+                number.value.is_integer() and 1900 <= number.value <= 2100) or re.search(
+                r"\bn\s*=\s*$", text[max(0, end - len(number.span.quote) - 6):
+                                    end - len(number.span.quote)]):
+            continue
+        return True
     return False
 
 
@@ -94,7 +101,7 @@ def _loose_difference_near(analysis: Analysis, claim: Claim) -> bool:
         return False
     first = analysis.tokens[ranges[at][0]].start
     last = analysis.tokens[ranges[min(at + 1, len(ranges) - 1)][1] - 1].end
-    return any(c.outcome is None and not c.baseline and c.direction != "null"
+    return any(c.outcome is None and c.generic and not c.baseline and c.direction != "null"
                and c.significant is not False and c.cue is not None
                and first <= c.cue.start <= last for c in analysis.claims)
 
@@ -109,9 +116,15 @@ def _could_be_about(analysis: Analysis, index: OutcomeIndex, claim: Claim, key: 
     for token in analysis.tokens[lo:hi]:
         if token.text.lower().replace("-", "") in aliases:
             return True
+        if token.text.lower().startswith(_CLAIM_WORDS):
+            continue  # "not significantly associated" is not about "clinically significant X"
         if index.words_matching(token.norm) & words:
             return True
     return False
+
+
+_CLAIM_WORDS = ("significan", "statistical", "clinical", "higher", "lower", "increas",
+                "decreas", "reduc")
 
 
 def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,

@@ -150,6 +150,10 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         kind = changes.get(pos) or _kind(word)
         if kind is None:
             continue
+        if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
+                pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and (
+                tokens[pos - 2].is_number or tokens[pos - 2].text.lower() in _NUMBER_WORDS):
+            continue  # "four or more antidepressants", "65 or older": a bound
         if word == "half" and pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and \
                 tokens[pos - 2].text.lower() == "and":
             continue  # "four and a half times": a number, not a halving
@@ -198,6 +202,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     return sorted(cues, key=lambda c: c.start)
 
 
+_NUMBER_WORDS = words("one two three four five six seven eight nine ten twelve twenty")
 _BIGGER = words("greater larger bigger more steeper marked")
 _SMALLER = words("smaller less lesser lower fewer")
 _NAMED_CHANGES = words("loss losses reduction reductions decrease decline gain increase")

@@ -60,6 +60,7 @@ class OutcomeIndex:
     # subgroups: key -> its qualifier, and key -> its base ("dementia" of "dementia.htn_only")
     qualifiers: dict[str, Qualifier] = field(default_factory=dict)
     bases: dict[str, str] = field(default_factory=dict)
+    stratum_bases: frozenset[str] = frozenset()  # bases that have subgroups
     # words of the study's own text that a name abbreviates ("hypertension" -> "htn")
     expansions: dict[str, set[str]] = field(default_factory=dict)
     _by_prefix: dict[str, set[str]] = field(default_factory=dict)
@@ -70,6 +71,9 @@ class OutcomeIndex:
         hit = self._matched.get(norm)
         if hit is None:
             found = {norm} if norm in self.postings or norm in self.weak else set()
+            joined = norm.replace("-", "")  # "PHQ-9" is the "phq9" of a key
+            if joined != norm and joined in self.postings:
+                found.add(joined)
             found |= self.expansions.get(norm, set())
             for word in self._by_prefix.get(norm[:5], ()):
                 if word != norm and same_word(norm, word):
@@ -157,6 +161,7 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
         weak |= set(variant.weak)
     index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak),
                          qualifiers=qualifiers, bases=bases,
+                         stratum_bases=frozenset(bases[k] for k in qualifiers),
                          expansions=_expansions(study, set(postings)))
     for number, variant in enumerate(variants):
         rarest = min(variant.strong, key=lambda w: len(postings[w]))

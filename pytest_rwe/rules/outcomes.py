@@ -30,7 +30,7 @@ from pytest_rwe.rules.outcome_places import (
     place_by_timepoint,
     timepoint_phrases,
 )
-from pytest_rwe.rules.strata import pick
+from pytest_rwe.rules.strata import pick, written
 from pytest_rwe.rules.text import Span, Token, numbers_in
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
@@ -158,7 +158,10 @@ def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], 
             candidates += _segment_candidates(index, tokens, s_lo, s_hi)
         if index.aliases and hi > lo:
             candidates += _alias_candidates(index, text, tokens, lo, hi)
-        mentions += _resolve(index, facts, text, tokens, lo, hi, candidates, clauses)
+        found = _resolve(index, facts, text, tokens, lo, hi, candidates, clauses)
+        if index.qualifiers and found:
+            found += _qualifier_mentions(index, text, tokens, lo, hi, found)
+        mentions += found
     return _summary_aliases(index, text, tokens, mentions)
 
 
@@ -240,7 +243,8 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                 chosen = by_numbers(rivals, facts, written)
                 if len(chosen) != 1:
                     continue
-        if index.qualifiers and any(o.key in index.qualifiers for o in chosen):
+        if index.qualifiers and any(o.key in index.qualifiers or index.bases.get(o.key) in
+                                    index.stratum_bases for o in chosen):
             picked = _subgroups(index, chosen, tokens, positions, clauses, lo, hi)
             if not picked:
                 continue
@@ -272,6 +276,27 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     return sorted(unique.values(), key=lambda m: m.positions[0])
 
 
+def _qualifier_mentions(index: OutcomeIndex, text: str, tokens: Sequence[Token], lo: int,
+                        hi: int, found: list[Mention]) -> list[Mention]:
+    """A subgroup named by its qualifier alone in a sentence that names its base ("PHQ-9
+    rose by 4.2 points, and by 3.2 points in patients with four or more failed
+    antidepressants"): a mention of that subgroup where its qualifier is written."""
+    named = {m.outcome.key for m in found}
+    bases = {index.bases.get(k) for k in named}
+    taken = {p for m in found for p in range(m.positions[0], m.positions[-1] + 1)}
+    out: list[Mention] = []
+    for key, qualifier in index.qualifiers.items():
+        if key in named or index.bases.get(key) not in bases:
+            continue
+        at = written(qualifier, tokens, lo, hi,
+                     lambda norm, word: word in index.words_matching(norm))
+        if at is None or at in taken:
+            continue
+        span = Span(tokens[at].start, tokens[at].end, text[tokens[at].start:tokens[at].end])
+        out.append(Mention(index.outcomes[key], (at,), span, False))
+    return out
+
+
 def _subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token],
                positions: list[int], clauses: Sequence[tuple[int, int]], lo: int, hi: int
                ) -> list[Outcome]:
@@ -280,19 +305,35 @@ def _subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Toke
     dementia"), or in the name itself and the words just before it ("cancer in patients
     without diabetes" is the "no diabetes" subgroup). [] when it cannot tell."""
     bases = {index.bases.get(o.key, "") for o in chosen}
-    if len(bases) != 1 or not any(o.key in index.qualifiers for o in chosen):
+    if len(bases) != 1 or not bases & index.stratum_bases:
         return chosen
     base = bases.pop()
     siblings = [o for key, o in index.outcomes.items() if index.bases.get(key) == base]
     base_words = set(base.split())
     own = [p for p in positions if not index.words_matching(tokens[p].norm) & base_words]
+    def matches(norm: str, word: str) -> bool:
+        return word in index.words_matching(norm)
+
+    keys = [o.key for o in siblings]
     if own:
-        c_lo, c_hi = max(lo, positions[0] - 3), positions[-1] + 1
+        picked = pick(keys, index.qualifiers, tokens, max(lo, positions[0] - 3),
+                      positions[-1] + 1, matches)
     else:
         c_lo, c_hi = next(((a, b) for a, b in clauses if a <= positions[0] < b), (lo, hi))
-    keys = set(pick([o.key for o in siblings], index.qualifiers, tokens, c_lo, c_hi,
-                    lambda norm, word: word in index.words_matching(norm)))
-    return [o for o in siblings if o.key in keys]
+        # a qualifier before the name scopes it ("Among patients who failed four drugs,
+        # PHQ-9 fell"), and one just after it ("dementia in those without diabetes"); one
+        # further on starts a claim of its own ("PHQ-9 fell by 4.2, and by 3.2 in those who
+        # failed four drugs"), unless every outcome is a subgroup ("dementia was not
+        # associated with hypertension alone or hyperlipidaemia alone")
+        near = pick(keys, index.qualifiers, tokens, c_lo, min(c_hi, positions[-1] + 6), matches)
+        whole = [k for k in keys if k not in index.qualifiers]
+        if near and near != whole:
+            picked = near
+        elif whole:
+            picked = whole
+        else:
+            picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches)
+    return [o for o in siblings if o.key in set(picked)]
 
 
 def _placed(chosen: list[Outcome], phrases: list[tuple[int, float, str]], positions: list[int],

@@ -26,7 +26,10 @@ _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                  "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
 # "4plus", "or more", "over 50", "above", "at least": one side of a bound
 _CANONICAL = {"plus": "above", "more": "above", "greater": "above", "older": "above",
-              "less": "below", "under": "below", "fewer": "below", "younger": "below"}
+              "less": "below", "under": "below", "fewer": "below", "younger": "below",
+              # the same words stemmed ("4plus" -> "4 plu", "more" -> "mor")
+              "plu": "above", "mor": "above", "great": "above", "les": "below",
+              "few": "below", "young": "below"}
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ def _base_of(key: str) -> str:
 
 
 def _present(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
-             matches: Callable[[str, str], bool]) -> int:
+             matches: Callable[[str, str], bool], floor: int | None = None) -> int:
     """How many of the qualifier's words the tokens [lo, hi) write, on the right side of a
     negation ("without diabetes" is "no diabetes", not "diabetes")."""
     found = 0
@@ -79,12 +82,26 @@ def _present(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
         for pos in range(lo, hi):
             if canonical(tokens[pos].norm) != word and not matches(tokens[pos].norm, word):
                 continue
-            back = {tokens[p].text.lower().rstrip("-") for p in range(max(lo, pos - 3), pos)}
+            back = {tokens[p].text.lower().rstrip("-")
+                    for p in range(max(lo if floor is None else floor, pos - 3), pos)}
             negated = bool(back & _NEGATIONS) or tokens[pos].text.lower().startswith("non")
             if negated == qualifier.negated:
                 found += 1
                 break
     return found
+
+
+def written(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
+            matches: Callable[[str, str], bool]) -> int | None:
+    """Where the tokens [lo, hi) write every word of a qualifier within six tokens ("in
+    patients with four or more failed antidepressants"): the first word's index, or None."""
+    for start in range(lo, hi):
+        if _present(qualifier, tokens, start, min(hi, start + 7), matches, lo) == len(
+                qualifier.words) and (canonical(tokens[start].norm) in qualifier.words
+                                      or any(matches(tokens[start].norm, w)
+                                             for w in qualifier.words)):
+            return start
+    return None
 
 
 def pick(keys: Sequence[str], qualifiers: dict[str, Qualifier], tokens: Sequence[Token],
@@ -102,7 +119,7 @@ def pick(keys: Sequence[str], qualifiers: dict[str, Qualifier], tokens: Sequence
     if full:
         return full
     best = max((share for share, _ in scored), default=0.0)
-    if best > 0:
+    if best >= 0.5:  # at least half its words: one word of four is not a subgroup named
         top = [key for share, key in scored if share == best]
         return top if len(top) == 1 else []
     whole = [key for key in keys if key not in qualifiers]
