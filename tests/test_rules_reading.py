@@ -577,3 +577,56 @@ def test_a_cue_word_inside_a_names_span_is_part_of_the_name() -> None:
             "p = 0.039).")
     verdict = judge(study, text, "completeness")
     assert verdict.score == 0 and "not mentioned" in verdict.explanation
+
+
+def test_a_group_listed_after_a_compared_group_is_compared_too() -> None:
+    """"UC patients were significantly less satisfied than MIC (...) and NPC (...)"."""
+    study = study_of({"outcome.satisfaction_cont!MD": "7.3 (3.0, 11.6)",
+                      "outcome.satisfaction_cont!pvalue": "0.001"},
+                     intervention="Psychoeducation (NPC) or motivational interviewing (MIC)",
+                     control="Usual care (UC)")
+    text = ("UC patients were significantly less satisfied than MIC (M = 73.3, p = .001) and "
+            "NPC (M = 75.2) patients.")
+    assert _sides(study, text) == [("higher", True)]
+    assert score(study, text.replace("less", "more"), "direction_of_effect") == 0
+
+
+def test_two_cues_each_take_the_group_they_alone_reach() -> None:
+    """"X improved in the azithromycin group and worsened in the placebo group"."""
+    study = study_of({"outcome.weight_cont!MD": "-1.6 (-2.9, -0.3)",
+                      "outcome.weight_cont!pvalue": "0.017"},
+                     intervention="Lifestyle programme", control="Standard care")
+    text = ("There was a significant weight decrease in the lifestyle programme group compared "
+            "to a weight increase in the standard care group (p = 0.017).")
+    assert {d for d, _ in _sides(study, text)} == {"lower"}
+    flipped = text.replace("decrease", "gain").replace("increase", "decrease")
+    assert score(study, flipped, "direction_of_effect") == 0
+
+
+def test_a_control_word_joined_to_an_intervention_word_is_the_combination() -> None:
+    """"5% KNO3 and diode laser" against the control "5% KNO3": the combination, the
+    intervention."""
+    study = study_of({"outcome.pain_cont!MD": "-2.1 (-3.0, -1.2)", "outcome.pain_cont!pvalue":
+                      "0.001"}, intervention="Combined 5% KNO3 and diode laser",
+                     control="5% potassium nitrate (KNO3)")
+    text = "Synergistic use of 5% KNO3 and diode laser significantly reduced the pain."
+    assert _sides(study, text) == [("lower", False)]
+
+
+def test_a_role_word_names_a_group_only_as_itself() -> None:
+    """"for controlling postoperative pain" does not name the control group."""
+    study = study_of({"outcome.morphine_dose_cont!MD": "-6.6 (-9.0, -4.2)",
+                      "outcome.morphine_dose_cont!pvalue": "0.001"},
+                     intervention="Peritubal infiltration", control="Control")
+    text = ("Morphine dose for controlling postoperative pain was significantly lower in the "
+            "infiltration group (p = 0.001).")
+    assert _sides(study, text) == [("lower", False)]
+
+
+def test_a_change_verb_over_the_name_to_more_than() -> None:
+    """"both doses reduced 24-h SBP more than OLM/HCTZ": a larger reduction, lower."""
+    study = study_of({"outcome.sbp_cont!MD": "-3.0 (-5.6, -0.4)", "outcome.sbp_cont!pvalue":
+                      "0.024"}, intervention="AZL-M/CTD (AZL)", control="OLM/HCTZ (OLM)")
+    text = "At 8 weeks, AZL reduced 24-h SBP more than OLM (both P < 0.001)."
+    assert score(study, text, "direction_of_effect") == 1
+    assert score(study, text.replace("more", "less"), "direction_of_effect") == 0

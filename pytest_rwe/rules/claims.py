@@ -212,6 +212,7 @@ class _Reader:
         self.analysis = analysis
         self.in_names = in_names
         self.topic: str | None = None  # the group the previous claims were about
+        self.clause_cues: list[Cue] = []  # the direction cues of the clause being read
         self.baseline_sentence = False
         self.sentence_starts = {lo for lo, _ in analysis.sentences}
         self.mention_starts = [m.positions[0] for m in analysis.mentions]
@@ -258,6 +259,7 @@ class _Reader:
         refs = self._refs(lo, hi)
         cues = find_cues(analysis.text, analysis.tokens, lo, hi, span,
                          self.in_names | self.in_groups, self.in_names)
+        self.clause_cues = [c for c in cues if c.kind in ("higher", "lower", "valence")]
         if not cues and not mentions:
             return []
         group_tokens = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
@@ -284,6 +286,16 @@ class _Reader:
             else:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
+
+    def _between(self, cue: Cue) -> tuple[int, int] | None:
+        """Where the direction cues before and after ``cue`` stand in its clause."""
+        others = [c for c in self.clause_cues if c.start != cue.start]
+        if not others:
+            return None
+        before = max((c.end for c in others if c.end < cue.start), default=-1)
+        after = min((c.start for c in others if c.start > cue.end), default=len(
+            self.analysis.tokens))
+        return before, after
 
     def _describes_group(self, first: int) -> bool:
         """A baseline phrase right after a group's name, when the study defines that group
@@ -399,7 +411,8 @@ class _Reader:
             return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
                          baseline, cue.hedged, grounded=False,
                          reason="a change within one group, not a comparison")
-        side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design)
+        side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design,
+                           self._between(cue))
         if side.group in ("intervention", "control") and side.explicit:
             self.topic = side.group
         if side.group not in ("intervention", "control"):

@@ -62,7 +62,7 @@ _RISING = words("rose risen rise rises rising increase increased increases incre
                 "grown growth gain gained gains")
 _FALLING = words("fell fall falls falling decline declined declines declining decrease "
                  "decreased decreases decreasing drop dropped drops dropping loss losses "
-                 "deterioration deteriorated")
+                 "deterioration deteriorated reduced reduce reduces reducing lowered lowers")
 _DEGREE = words("significantly much far slightly considerably markedly substantially somewhat "
                 "statistically")
 _SHAPES = words("steep steeper rapid rapidly sharp sharper pronounced marked substantial large "
@@ -85,6 +85,17 @@ def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
         ahead = pos + 1
         while ahead < hi and tokens[ahead].text.lower() in _DEGREE:
             ahead += 1
+        # "reduced 24-h SBP more than OLM/HCTZ": over the outcome's name to "more than"
+        over = ahead
+        while over < min(hi, ahead + 8) and (over in in_names or tokens[over].text in "-/"
+                                              or tokens[over].is_number
+                                              or len(tokens[over].text) <= 2):
+            over += 1
+        if over > ahead and over + 1 < hi and tokens[over].text.lower() in ("less", "more") \
+                and tokens[over + 1].text.lower() == "than" and not tokens[over + 2].is_number:
+            kinds[pos] = "higher" if rising == (tokens[over].text.lower() == "more") else "lower"
+            absorbed.add(over)
+            continue
         if ahead < hi and tokens[ahead].text.lower() in ("less", "more") and not (
                 ahead + 1 < hi and ((tokens[ahead + 1].text.lower() == "than"
                                     and ahead + 2 < hi and tokens[ahead + 2].is_number)

@@ -95,7 +95,8 @@ def verbatim_labels(study: Study, text: str, tokens: Sequence[Token]) -> dict[in
     starts = [t.start for t in tokens]
     labels: dict[int, str] = {}
     for phrase, group in sorted(phrases, key=lambda p: -len(p[0])):
-        for match in re.finditer(re.escape(phrase), text, re.IGNORECASE):
+        for match in re.finditer(r"(?<!\w)" + re.escape(phrase) + r"(?:[a-z]{1,2})?(?!\w)", text,
+                                 re.IGNORECASE):
             inside = [i for i in _token_range(starts, match.start(), match.end())
                       if i not in labels]
             if len(inside) == len(_token_range(starts, match.start(), match.end())):
@@ -122,6 +123,7 @@ class Vocabulary:
     shared_side: Group = "intervention"
     capitals: tuple[str, str] = ("", "")  # two-letter initials of (intervention, control)
     negated: tuple[str, ...] = ()  # words the control's description negates
+    i_words: frozenset[str] = frozenset()  # every word of the intervention's description
 
 
 def vocabulary(study: Study) -> Vocabulary:
@@ -154,6 +156,19 @@ def vocabulary(study: Study) -> Vocabulary:
     if capitals[0] == capitals[1]:
         capitals = ("", "")
     return Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side, capitals,
-                       tuple(sorted(negated)))
+                       tuple(sorted(negated)), frozenset(i_words + i_abbr))
 
 
+
+
+# role words in a description ("control", "placebo") name a group only as themselves: the
+# "controlling" of "for controlling postoperative pain" is not the control group
+ROLE_STEMS = frozenset(stem(w) for w in lexicon.CONTROL_ROLES | lexicon.INTERVENTION_ROLES)
+
+
+def names_word(norm: str, word: str) -> bool:
+    """A summary word (stem) names a description word: the same word, or by a long common
+    prefix, except for role words, which must be the same."""
+    if word in ROLE_STEMS:
+        return norm in (word, word + "s")
+    return same_word(norm, word)

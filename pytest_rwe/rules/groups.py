@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.group_words import (
@@ -23,6 +23,7 @@ from pytest_rwe.rules.group_words import (
     Group,
     Vocabulary,
     labels_of,
+    names_word,
     verbatim_labels,
     vocabulary,
 )
@@ -69,6 +70,7 @@ def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: 
             labels.append(None)
         else:
             labels.append(_label_of(tokens, pos, vocab))
+    _combinations(tokens, labels, vocab)
     refs: list[GroupRef] = []
     pos = 0
     while pos < len(tokens):
@@ -78,7 +80,48 @@ def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: 
         run = _run(tokens, labels, pos)
         refs.append(_ref(tokens, labels, run, verbatim, vocab.shared_side))
         pos = run[-1] + 1
-    return refs
+    return _compared_lists(tokens, refs)
+
+
+_COMBINE = frozenset({"and", "+", "plus", "with", "&", "/"})
+
+
+def _combinations(tokens: Sequence[Token], labels: list[str | None], vocab: Vocabulary) -> None:
+    """"5% KNO3 and diode laser" with the intervention "KNO3 and the diode laser" against the
+    control "KNO3": the control's word joined to an intervention word is the combination."""
+    for pos in range(len(tokens) - 2):
+        if labels[pos] not in ("control", "shared") or tokens[pos + 1].text.lower() not in \
+                _COMBINE:
+            continue
+        nxt = pos + 2 if labels[pos + 2] is not None or pos + 3 >= len(tokens) else pos + 3
+        if labels[nxt] == "intervention" and tokens[pos].norm in vocab.i_words:
+            labels[pos] = "intervention"
+
+
+def _compared_lists(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
+    """"less satisfied than MIC (M = 73.3) and NPC (M = 75.2)": a group listed after a
+    compared-against group is compared against too."""
+    out = list(refs)
+    for i in range(1, len(out)):
+        before = out[i - 1]
+        if not before.comparison or out[i].comparison:
+            continue
+        depth, plain, joined = 0, True, False
+        for pos in range(max(before.end, before.position) + 1, out[i].position):
+            text = tokens[pos].text.lower()
+            if text in "([":
+                depth += 1
+            elif text in ")]":
+                depth = max(0, depth - 1)
+            elif not depth and text in ("and", "or"):
+                joined = True
+            elif not depth and text not in (",", "the", "in", "to", "with") and \
+                    not tokens[pos].is_number:
+                plain = False
+                break
+        if plain and joined:  # a list ("than A and B"), not the clause after "compared with A,"
+            out[i] = replace(out[i], comparison=True)
+    return out
 
 
 def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[int]:
@@ -125,7 +168,7 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
     elif "intervention" in found or "label-intervention" in found:
         group = "intervention"
     elif "shared" in found:
-        group = shared_side
+        group, via = shared_side, "shared"
     elif "role-control" in found or "role-intervention" in found:
         group = "control" if "role-control" in found else "intervention"
         via = "role"
@@ -280,11 +323,11 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
         return None
     if token.text.isupper() and len(token.text) == 2 and word in vocab.capitals:
         return "intervention" if word == vocab.capitals[0] else "control"
-    if any(same_word(norm, w) for w in vocab.c_only):
+    if any(names_word(norm, w) for w in vocab.c_only):
         return "control"
-    if any(same_word(norm, w) for w in vocab.i_only):
+    if any(names_word(norm, w) for w in vocab.i_only):
         return "intervention"
-    if any(same_word(norm, w) for w in vocab.shared):
+    if any(names_word(norm, w) for w in vocab.shared):
         return "shared"
     role = _role(tokens, pos)
     if role is not None:
