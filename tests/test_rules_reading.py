@@ -630,3 +630,100 @@ def test_a_change_verb_over_the_name_to_more_than() -> None:
     text = "At 8 weeks, AZL reduced 24-h SBP more than OLM (both P < 0.001)."
     assert score(study, text, "direction_of_effect") == 1
     assert score(study, text.replace("more", "less"), "direction_of_effect") == 0
+
+
+# ---------------------------------------------------------------- the groups' own values
+
+def _values_study(**kw: Any) -> Study:
+    return study_of({"outcome.operation_time_cont!MD": "7.9 (5.0, 10.8)",
+                     "outcome.operation_time_cont!pvalue": "0.01"}, **kw)
+
+
+def test_group_values_over_their_sd_and_unit() -> None:
+    """"24.25±3.41 (18–28) minutes in the TOS group and 16.30±1.65 minutes in the sling
+    group (p<0.05)": the values say which group is higher."""
+    study = _values_study(intervention="Transobturator sling (TOS)",
+                          control="Single-incision sling")
+    text = ("Mean operation time was {}±3.41 (18–28) minutes in the TOS group and {}±1.65 "
+            "(14–20) minutes in the single-incision sling group (p<0.05).")
+    assert score(study, text.format("24.25", "16.30"), "direction_of_effect") == 1
+    assert score(study, text.format("16.30", "24.25"), "direction_of_effect") == 0
+
+
+def test_a_group_the_study_does_not_name_beside_one_it_names_is_the_other() -> None:
+    """"75% of the surgery group vs. 27.3% of the NSM group": NSM is the control, so the
+    surgery group is the intervention."""
+    study = study_of({"outcome.odi_improvement_bin!RR": "2.7 (1.5, 4.9)",
+                      "outcome.odi_improvement_bin!pvalue": "<0.0001"},
+                     intervention="SI joint fusion with titanium implants",
+                     control="Non-surgical management (NSM)")
+    text = "{}% of the surgery group vs. {}% of the NSM group had ODI improvement (p<.0001)."
+    assert score(study, text.format("75", "27.3"), "direction_of_effect") == 1
+    assert score(study, text.format("27.3", "75"), "direction_of_effect") == 0
+
+
+def test_values_of_times_when_the_outcome_is_a_time() -> None:
+    """"occurred at 17.5 h for A patients as compared to 22.9 h for B patients": with a time
+    outcome, "at 17.5 h" is a value."""
+    study = study_of({"outcome.time_to_relief_cont!MD": "-5.4 (-8.0, -2.8)",
+                      "outcome.time_to_relief_cont!pvalue": "<0.001"},
+                     intervention="Butoconazole cream", control="Oral fluconazole")
+    text = ("The median time to relief occurred at {} h for butoconazole patients as compared "
+            "to {} h for fluconazole patients (p < 0.001).")
+    assert score(study, text.format("17.5", "22.9"), "direction_of_effect") == 1
+    assert score(study, text.format("22.9", "17.5"), "direction_of_effect") == 0
+
+
+def test_values_that_are_each_groups_change_over_time_are_not_compared() -> None:
+    """"improved from 0.75 to 0.92 in the SM group, but not in the control group (0.79 to
+    0.81)": changes within each group."""
+    study = _values_study(intervention="Social media experience (SM)",
+                          control="No social media experience")
+    text = ("Operation time significantly improved from 0.75 to 0.92 in the SM group (p < "
+            "0.001), but not in the control group (0.79 to 0.81; p = 0.56).")
+    assert all(c.direction is None or not c.grounded for c in analyze(study, text).claims
+               if c.outcome is not None)
+
+
+def test_a_dose_of_the_groups_description_is_not_a_value() -> None:
+    """"apremilast 20 (−5.9) and 30 mg (−4.4) compared with placebo (1.9)": 20 and 30 are
+    the doses the description gives."""
+    study = study_of({"outcome.dlqi_change_cont!MD": "-7.8 (-10.0, -5.6)",
+                      "outcome.dlqi_change_cont!pvalue": "0.005"},
+                     intervention="Apremilast 20 mg or 30 mg", control="Placebo")
+    text = ("DLQI change was {} with apremilast 20 (−5.9) and 30 mg (−4.4) compared with placebo "
+            "(1.9; P≤0.005).")
+    assert score(study, text.format("lower"), "direction_of_effect") == 1
+
+
+def test_but_not_names_the_contrasted_group() -> None:
+    """"Telmisartan, but not losartan, significantly reduced FPG": telmisartan's claim."""
+    study = study_of(FPG_STUDY, intervention="Telmisartan 80 mg", control="Losartan 50 mg")
+    text = "Telmisartan, but not losartan, significantly (p < 0.05) reduced fasting glucose."
+    assert _sides(study, text) == [("lower", False)]
+
+
+def test_where_as_splits_like_whereas() -> None:
+    study = study_of(FPG_STUDY, intervention="Slow breathing", control="No treatment")
+    text = ("Those who received slow breathing showed significantly decreased fasting glucose, "
+            "p = 0.001, where as those in the control group showed negligible differences.")
+    assert _sides(study, text) == [("lower", False)]
+
+
+def test_a_role_word_of_the_other_side_names_that_side() -> None:
+    """With the control "standard intervention", "the intervention" alone is the
+    intervention."""
+    study = study_of(FPG_STUDY, intervention="E-therapeutic platform (Next.Step)",
+                     control="Standard intervention")
+    text = "Fasting glucose showed a significant decrease after the intervention (p = 0.01)."
+    assert _sides(study, text) == [("lower", False)]
+
+
+def test_double_blind_is_not_a_doubling() -> None:
+    study = study_of(FPG_STUDY)
+    text = "During the 78-week double-blind period fasting glucose was lower with drug A."
+    assert [c.cue.quote for c in analyze(study, text).claims if c.cue] == ["lower"]
+
+
+FPG_STUDY = {"outcome.fasting_glucose_cont!MD": "-6.3 (-10.5, -2.0)",
+             "outcome.fasting_glucose_cont!pvalue": "0.004"}

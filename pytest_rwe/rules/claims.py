@@ -27,7 +27,7 @@ from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import WEAK_WORDS, OutcomeIndex, build_outcome_index
 from pytest_rwe.rules.outcomes import Mention, find_mentions
 from pytest_rwe.rules.sides import RELATIVE, orientation, segment
-from pytest_rwe.rules.text import STOPWORDS, Span, Token, clauses, sentences, tokenize
+from pytest_rwe.rules.text import STOPWORDS, Span, Token, clauses, numbers_in, sentences, tokenize
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Outcome, Study
 
@@ -163,6 +163,9 @@ def analyze(study: Study, text: str) -> Analysis:
 
 
 _COMPOSITE = words("composite combination combined")
+_REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group\s+)?"
+                        r"(?:difference|differences|finding|result|change)s?\b"
+                        r"|\s*(?:this|these|they)\s+(?:was|were)\b", re.IGNORECASE)
 
 
 def _without_components(tokens: list[Token], mentions: list[Mention]) -> list[Mention]:
@@ -213,6 +216,9 @@ class _Reader:
         self.in_names = in_names
         self.topic: str | None = None  # the group the previous claims were about
         self.clause_cues: list[Cue] = []  # the direction cues of the clause being read
+        self.description_numbers = frozenset(
+            n.value for g in ("intervention", "control")
+            for n in numbers_in(str(study.picot.get(g) or "")))
         self.baseline_sentence = False
         self.sentence_starts = {lo for lo, _ in analysis.sentences}
         self.mention_starts = [m.positions[0] for m in analysis.mentions]
@@ -287,6 +293,24 @@ class _Reader:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
 
+    def _referred_significance(self, lo: int) -> bool | None:
+        """"... 16% in the A group and 36% in the control group. This difference is
+        statistically significant (p = 0.02)": the next sentence, about "this difference",
+        says whether the values of this one differ significantly."""
+        ranges = [r for r in self.analysis.sentences if r[1] > r[0]]
+        at = next((i for i, (a, b) in enumerate(ranges) if a <= lo < b), None)
+        if at is None or at + 1 >= len(ranges):
+            return None
+        a, b = ranges[at + 1]
+        tokens = self.analysis.tokens
+        start, end = tokens[a].start, tokens[b - 1].end
+        following = self.analysis.text[start:end]
+        if not _REFERRING.match(following):
+            return None
+        if lexicon.NEGATED_SIGNIFICANT.search(following):
+            return False
+        return True if lexicon.SIGNIFICANT.search(following) else None
+
     def _between(self, cue: Cue) -> tuple[int, int] | None:
         """Where the direction cues before and after ``cue`` stand in its clause."""
         others = [c for c in self.clause_cues if c.start != cue.start]
@@ -338,7 +362,8 @@ class _Reader:
         s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
         if s_hi <= s_lo:
             return None
-        return group_values(self.analysis.tokens, self._refs(s_lo, s_hi), s_lo, s_hi)
+        return group_values(self.analysis.tokens, self._refs(s_lo, s_hi), s_lo, s_hi,
+                            excluded=self.description_numbers)
 
     def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
         """The outcome a cue without a name of its own refers back to: the name just before a
@@ -373,10 +398,16 @@ class _Reader:
         after = significance_after(text, tokens, anchor, hi, analysis.mentions, mention,
                                    intervals=cue is None or cue.kind in ("differ", "null"))
         significant = after if cue is None or cue.significant is None else cue.significant
+        if cue is None and significant is None:
+            significant = self._referred_significance(lo)
         if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
-            values = group_values(tokens, refs, lo, hi) or self._sentence_values(lo)
-            if values is not None:
+            times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
+            values = group_values(tokens, refs, lo, hi, times, self.description_numbers) or \
+                self._sentence_values(lo)
+            # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
+            # change over time, not the two groups' values
+            if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
                 start, end = tokens[values.start].start, tokens[values.end].end
                 return Claim(mention.outcome, mention, span, values.direction,
                              Span(start, end, text[start:end]), True, False, baseline)

@@ -165,6 +165,10 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
                 pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and (
                 tokens[pos - 2].is_number or tokens[pos - 2].text.lower() in _NUMBER_WORDS):
             continue  # "four or more antidepressants", "65 or older": a bound
+        if (word in ("double", "single", "triple") and pos + 1 < hi and tokens[pos + 1].text in (
+                "-", "blind")) or (word == "double" and pos + 2 < hi
+                                  and tokens[pos + 2].text.lower() in ("blind", "dummy")):
+            continue  # "double-blind": a design, not a doubling
         if word == "half" and pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and \
                 tokens[pos - 2].text.lower() == "and":
             continue  # "four and a half times": a number, not a halving

@@ -137,8 +137,11 @@ def vocabulary(study: Study) -> Vocabulary:
     control_negates = any(w in NEGATIONS for w in c_all)
     i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
     negated = _negated_words(study.picot.get("control"))
+    # a role word of the other side ("standard intervention" as the control, "placebo
+    # plus X" as the intervention) names that other side when it stands alone
     c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)
-              and w not in negated]
+              and w not in negated and w not in _INTERVENTION_ROLE_STEMS]
+    i_only = [w for w in i_only if w not in _CONTROL_ROLE_STEMS]
     # "HYBRID vs FTP" with "combined FTP and power training" vs "functional task practice
     # (FTP)": a shared word that is the control's own abbreviation names the control
     shared = [w for w in i_all if w not in i_only and w not in NEGATIONS
@@ -161,6 +164,8 @@ def vocabulary(study: Study) -> Vocabulary:
 
 
 
+_INTERVENTION_ROLE_STEMS = frozenset(stem(w) for w in lexicon.INTERVENTION_ROLES)
+_CONTROL_ROLE_STEMS = frozenset(stem(w) for w in lexicon.CONTROL_ROLES)
 # role words in a description ("control", "placebo") name a group only as themselves: the
 # "controlling" of "for controlling postoperative pain" is not the control group
 ROLE_STEMS = frozenset(stem(w) for w in lexicon.CONTROL_ROLES | lexicon.INTERVENTION_ROLES)

@@ -192,6 +192,9 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     placebo", "than those sedated with ketamine", "than in the A group and the B group"),
     not over punctuation, numbers or a claim word; "than baseline" compares times, not
     groups."""
+    if first >= 2 and tokens[first - 1].text.lower() == "not" and \
+            tokens[first - 2].text.lower() == "but":
+        return True, False  # "Telmisartan, but not losartan, reduced X": the contrasted side
     pos = first - 1
     steps = 0
     while pos >= 0 and steps < 6:

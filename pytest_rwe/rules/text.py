@@ -209,8 +209,10 @@ _SENT_END_RE = re.compile(r"(?<!\bvs)(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox
                           r"|\n{2,}")
 # A line break inside a sentence ("... showed a significant decrease\nin pain ...") is a
 # wrapped line, not a sentence end; a table row or a new capitalised line is.
+# "A, but not B, reduced X" is one claim about A; "where as" is a misspelt "whereas"
 _CLAUSE_SPLIT_RE = re.compile(
-    r";|,?\s+(?:whereas|while|but|although|though|however|yet)\b|:\s", re.IGNORECASE)
+    r";|,?\s+(?:whereas|where\s+as|while|but(?!\s+not\s+[^,;.]{1,40},)|although|though|"
+    r"however|yet)\b|:\s", re.IGNORECASE)
 
 
 def sentences(text: str) -> list[Span]:
