@@ -640,12 +640,12 @@ def _values_study(**kw: Any) -> Study:
 
 
 def test_group_values_over_their_sd_and_unit() -> None:
-    """"24.25±3.41 (18–28) minutes in the TOS group and 16.30±1.65 minutes in the sling
+    """"24.25±3.41 (18-28) minutes in the TOS group and 16.30±1.65 minutes in the sling
     group (p<0.05)": the values say which group is higher."""
     study = _values_study(intervention="Transobturator sling (TOS)",
                           control="Single-incision sling")
-    text = ("Mean operation time was {}±3.41 (18–28) minutes in the TOS group and {}±1.65 "
-            "(14–20) minutes in the single-incision sling group (p<0.05).")
+    text = ("Mean operation time was {}±3.41 (18\u201328) minutes in the TOS group and {}±1.65 "
+            "(14\u201320) minutes in the single-incision sling group (p<0.05).")
     assert score(study, text.format("24.25", "16.30"), "direction_of_effect") == 1
     assert score(study, text.format("16.30", "24.25"), "direction_of_effect") == 0
 
@@ -686,13 +686,13 @@ def test_values_that_are_each_groups_change_over_time_are_not_compared() -> None
 
 
 def test_a_dose_of_the_groups_description_is_not_a_value() -> None:
-    """"apremilast 20 (−5.9) and 30 mg (−4.4) compared with placebo (1.9)": 20 and 30 are
+    """"apremilast 20 (-5.9) and 30 mg (-4.4) compared with placebo (1.9)": 20 and 30 are
     the doses the description gives."""
     study = study_of({"outcome.dlqi_change_cont!MD": "-7.8 (-10.0, -5.6)",
                       "outcome.dlqi_change_cont!pvalue": "0.005"},
                      intervention="Apremilast 20 mg or 30 mg", control="Placebo")
-    text = ("DLQI change was {} with apremilast 20 (−5.9) and 30 mg (−4.4) compared with placebo "
-            "(1.9; P≤0.005).")
+    text = ("DLQI change was {} with apremilast 20 (\u22125.9) and 30 mg (\u22124.4) compared "
+            "with placebo (1.9; P≤0.005).")
     assert score(study, text.format("lower"), "direction_of_effect") == 1
 
 
@@ -727,3 +727,11 @@ def test_double_blind_is_not_a_doubling() -> None:
 
 FPG_STUDY = {"outcome.fasting_glucose_cont!MD": "-6.3 (-10.5, -2.0)",
              "outcome.fasting_glucose_cont!pvalue": "0.004"}
+
+
+def test_this_as_the_subject_refers_to_the_outcome_named_just_before() -> None:
+    study = study_of(FPG_STUDY, intervention="CO eye mask (CO)", control="Saline (BSS)")
+    text = ("Mean fasting glucose was 7.73 in the CO group. This was significantly lower than in "
+            "the BSS group (P < 0.01).")
+    assert _sides(study, text) == [("lower", False)]
+    assert score(study, text.replace("lower", "higher"), "direction_of_effect") == 0

@@ -374,7 +374,7 @@ class _Reader:
         s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
         earlier = self._mentions(s_lo, cue.start)
         if not earlier:
-            return None
+            return self._pronoun_antecedent(cue, lo, s_lo)
         seg_lo, _ = segment(tokens, cue.start, cue.end, lo, hi)
         lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
         last = earlier[-1]
@@ -387,6 +387,23 @@ class _Reader:
                 head[1] not in ("of", "in", "for") and not head[1][:1].isalpha():
             return last  # "lower scores than the control group", not "lower levels of Y"
         return None
+
+    def _pronoun_antecedent(self, cue: Cue, lo: int, s_lo: int) -> Mention | None:
+        """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
+        the EDE group": a sentence whose subject is "this" or "it", about the one outcome the
+        sentence before named."""
+        tokens = self.analysis.tokens
+        if lo != s_lo or tokens[lo].text.lower() not in ("this", "it") or (
+                lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in _GENERIC_TARGETS
+                and tokens[lo + 1].text.lower() not in ("was", "were", "is")):
+            return None  # "This difference ...": about whatever was compared, not a name
+        before = [(a, b) for a, b in self.analysis.sentences if b <= s_lo and b > a]
+        if not before:
+            return None
+        previous = self._mentions(*before[-1])
+        if len({m.outcome.key for m in previous}) != 1:
+            return None
+        return previous[-1]
 
     def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
                refs: list[GroupRef], baseline: bool) -> Claim:
