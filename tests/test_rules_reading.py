@@ -733,5 +733,5 @@ def test_this_as_the_subject_refers_to_the_outcome_named_just_before() -> None:
     study = study_of(FPG_STUDY, intervention="CO eye mask (CO)", control="Saline (BSS)")
     text = ("Mean fasting glucose was 7.73 in the CO group. This was significantly lower than in "
             "the BSS group (P < 0.01).")
-    assert _sides(study, text) == [("lower", False)]
+    assert [side for side in _sides(study, text) if side[0]] == [("lower", False)]
     assert score(study, text.replace("lower", "higher"), "direction_of_effect") == 0
