@@ -1,181 +1,381 @@
-"""Sweep benchmark: the suite on three vendor models judged by three vendor jurors.
+"""Sweep benchmark: the suite under real provider limits, pytest-rwe against the floor.
 
-Starts the fake server (250 ms per call, 16 concurrent calls per provider, 429 with
-Retry-After above that), runs ``pytest cases`` with one model and one juror per vendor, and
-prints the calls made, wall seconds, the lower bound (the busiest provider's calls x 0.25 s /
-16, plus the two-call dependency chain), their ratio, the 429s seen and peak memory; then
-the same sweep replayed from the store; then a synthetic 1,000-study x 3-model replay.
+The workload: ``cases/test_summaries.py`` on the 46 public studies with three vendor models
+(``openai/gpt-4.1-mini``, ``anthropic/claude-sonnet-4-20250514``, ``google/gemini-2.5-flash``)
+judged by three vendor jurors (``openai/o4-mini``, ``anthropic/claude-sonnet-4-20250514``,
+``google/gemini-2.5-pro``): 138 summaries, then 9 judge calls each, 1,380 calls. The fake
+server (``pytest_rwe.testing.fake_server``) speaks the three wire formats to the real SDKs;
+it answers each (model, study) with a summary of its own, so no two pairs share a text and
+the store cannot hide judge calls. Above its cap per provider it answers 429 + Retry-After.
 
-    python benchmarks/sweep.py                 # single process and -n 4
-    python benchmarks/sweep.py --workers 0     # one configuration
-    python benchmarks/sweep.py --synthetic 0   # skip the synthetic replay
+Scenarios (``--scenario``, repeatable; default: all):
 
-Numbers are recorded in docs/benchmarks.md.
+- ``cap16``: 250 ms per call, 16 at once per provider; pytest-rwe with its defaults against
+  the floor (``benchmarks/floor.py``: the three SDKs in a bare asyncio engine, a semaphore
+  of 16 per vendor, no store), interleaved, ``--runs`` times each. Target: pytest-rwe's
+  (wall - start-up) within 15 % of the floor's wall, CPU per call within 1.5 ms.
+- ``cap4`` and ``cap2``: 100 ms per call, 4 (2) at once; pytest-rwe with default options
+  (told nothing about the cap: ``--rwe-concurrency`` stays 16) against the floor with its
+  semaphore set to the true cap. Target: every call made once, nothing failed, no juror
+  error or abstention, (wall - start-up) within 25 % of the floor.
+- ``xdist``: ``cap16`` under ``-n 2`` and ``-n 4`` (pytest-rwe only).
+- ``two-runs``: two pytest runs on one store, started together (cap 16, 250 ms). Target:
+  both green, the distinct calls paid once (at most 1 % extra), no 429.
+- ``killed-leader``: ``-n 2``; the worker that makes the calls is killed with SIGKILL once
+  300 calls are answered. Target: the run finishes by itself, only the killed worker's
+  in-flight tests fail, nothing stored is called again.
+- ``rules``: the rules juror's seconds per summary at 50 to 800 outcomes (in process), and
+  a cap-16 sweep with ``builtin/rules`` as a fourth juror and an 800-outcome study added:
+  when do the other pairs' calls finish, with and without the big study.
+- ``replay``: the cap16 store replayed (``--rwe-record none``), one process and ``-n 4``.
+- ``synthetic``: 1,000 generated studies x 3 models replayed from a prefilled store.
+
+Stores and studies go in a temporary folder under ``.rwe-bench/`` in the checkout (``--tmp``
+to change it), where a user's ``.rwe_cache`` would be: the store writes a file per call, and
+on this machine creating a file in ``/tmp`` costs two to three times what it costs in the
+checkout's filesystem, which would be charged to pytest-rwe (the floor has no store).
+
+"Start-up" is the same pytest command, with the same workers, selecting no test and calling
+nothing (``--rwe-record none -k <no test>``); its wall and CPU are subtracted. CPU is the
+user + system time of pytest and its workers (``RUSAGE_CHILDREN``), per call made.
+The machine's load (``/proc/loadavg``) is printed with every run.
+
+    python benchmarks/sweep.py                              # everything, 3 runs each
+    python benchmarks/sweep.py --scenario cap4 --runs 5     # one scenario
+    python benchmarks/sweep.py --json out.json              # also keep the raw results
+
+Figures and their commands are in docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
 import re
-import resource
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script
+
+from benchmarks import runs as running
+from benchmarks.runs import (
+    FAKE_KEYS,
+    JURY,
+    MODELS,
+    ROOT,
+    counted,
+    expected_calls,
+    floor_run,
+    load,
+    outcome_line,
+    pytest_args,
+    run_pytest,
+    rwe_run,
+    server_counts,
+    spread,
+    summaries_by_model,
+    sweep_cases,
+    verdicts,
+)
+from pytest_rwe.store_lock import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
 
-ROOT = Path(__file__).resolve().parent.parent
-MODELS = ("openai/gpt-4.1-mini", "anthropic/claude-sonnet-4-20250514", "google/gemini-2.5-flash")
-JURY = ("openai/o4-mini", "anthropic/claude-sonnet-4-20250514", "google/gemini-2.5-pro")
-FAKE_KEYS = {"OPENAI_API_KEY": "sk-bench-0123456789abcdef",
-             "ANTHROPIC_API_KEY": "sk-ant-bench-0123456789abcdef",
-             "GEMINI_API_KEY": "AIzaBench0123456789abcdefghijklmnopqrstu"}
-TEST_FILE = ROOT / "cases" / "test_summaries.py"
-NOTHING = "rwe_benchmark_selects_no_test"
+SCENARIOS = ("cap16", "cap4", "cap2", "xdist", "two-runs", "killed-leader", "rules", "replay",
+             "synthetic")
 
 
-def run_pytest(args: list[str], env: dict[str, str]) -> tuple[float, float | None, str, int]:
-    """Run pytest; return wall seconds, pytest's own duration, output, peak RSS in MB."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", *args], env=env, cwd=ROOT,
-                          capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - start
-    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) // 1024
-    match = re.search(r" in ([0-9.]+)s", proc.stdout.splitlines()[-1] if proc.stdout else "")
-    return wall, float(match.group(1)) if match else None, proc.stdout + proc.stderr, peak
+# -- scenarios ------------------------------------------------------------------------------
+def against_floor(name: str, latency: float, cap: int, runs: int, cases: Path,
+                  ratio_target: float) -> dict[str, Any]:
+    """pytest-rwe (defaults: told nothing about the cap) and the floor (semaphore = cap),
+    interleaved, ``runs`` times each."""
+    rwe, floor = [], []
+    for i in range(runs):
+        order = ("rwe", "floor") if i % 2 == 0 else ("floor", "rwe")
+        for which in order:
+            if which == "rwe":
+                rwe.append(rwe_run(cases, latency, cap))
+                print(json.dumps({name: {"pytest-rwe": rwe[-1]}}), flush=True)
+            else:
+                floor.append(floor_run(cases, latency, cap, cap))
+                print(json.dumps({name: {"floor": floor[-1]}}), flush=True)
+    ratios = [r["wall_minus_startup_s"] / f["wall_s"] for r, f in zip(rwe, floor, strict=True)]
+    cpu_gap = [r["cpu_ms_per_call"] - f["cpu_ms_per_call"]
+               for r, f in zip(rwe, floor, strict=True)]
+    clean = all(r["calls"] == expected_calls(cases) and r["duplicates"] == 0 and r["failed"] == 0
+                and r["errors"] == 0 and r.get("abstentions") == 0
+                and r.get("juror_errors") == 0 for r in rwe)
+    summary = {
+        "what": f"fake server {latency * 1000:.0f} ms per call, at most {cap} at once per "
+                f"provider; pytest-rwe with default options, floor with a semaphore of {cap}",
+        "rwe_wall_minus_startup_s": spread([r["wall_minus_startup_s"] for r in rwe]),
+        "floor_wall_s": spread([f["wall_s"] for f in floor]),
+        "ratio_rwe_to_floor": spread(ratios), "ratio_target": ratio_target,
+        "rwe_cpu_ms_per_call": spread([r["cpu_ms_per_call"] for r in rwe]),
+        "floor_cpu_ms_per_call": spread([f["cpu_ms_per_call"] for f in floor]),
+        "cpu_ms_per_call_over_floor": spread(cpu_gap),
+        "rwe_429s": spread([r["rate_limited_429"] for r in rwe]),
+        "every_call_once_and_clean": clean,
+        "rwe_outcomes": [r["outcome"] for r in rwe],
+        "rwe_abstentions": [r.get("abstentions") for r in rwe],
+        "rwe_juror_errors": [r.get("juror_errors") for r in rwe],
+        "rwe_duplicates": [r["duplicates"] for r in rwe],
+        "rwe_concurrency": [r.get("concurrency") for r in rwe],
+        "loads": [r["load_before"] for r in rwe] + [f["load_before"] for f in floor],
+    }
+    return {"runs": {"pytest-rwe": rwe, "floor": floor}, "summary": summary}
 
 
-def sdk_import_seconds() -> float:
-    """How long importing the three vendor SDKs takes in a fresh interpreter (median of 3)."""
-    code = ("import time; t = time.perf_counter(); import openai, anthropic, google.genai; "
-            "print(time.perf_counter() - t)")
-    runs = sorted(float(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                       text=True, check=True).stdout) for _ in range(3))
-    return runs[1]
+def xdist(runs: int, cases: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for workers in (2, 4):
+        results = [rwe_run(cases, 0.25, 16, workers=workers) for _ in range(runs)]
+        for result in results:
+            print(json.dumps({f"xdist-n{workers}": result}), flush=True)
+        out[f"n{workers}"] = {"runs": results, "summary": {
+            "wall_minus_startup_s": spread([r["wall_minus_startup_s"] for r in results]),
+            "cpu_ms_per_call": spread([r["cpu_ms_per_call"] for r in results]),
+            "calls": [r["calls"] for r in results], "outcomes": [r["outcome"] for r in results]}}
+    return out
 
 
-def outcome_line(output: str) -> str:
-    lines = [line for line in output.splitlines() if re.search(r"\d+ (passed|failed|error)", line)]
-    return lines[-1].strip("= ") if lines else output[-400:]
+def two_runs(runs: int, cases: Path) -> dict[str, Any]:
+    results = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(dir=running.TMP) as tmp, FakeServer(
+                latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
+                responder=summaries_by_model(cases)) as server:
+            env = {**os.environ, **FAKE_KEYS, **server.env()}
+            args = [sys.executable, "-m", "pytest", *pytest_args(Path(tmp) / "store",
+                                                                  cases=cases)]
+            before, start = load(), time.perf_counter()
+            procs = [subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True) for _ in range(2)]
+            outputs = [p.communicate()[0] for p in procs]
+            wall = time.perf_counter() - start
+            counts = server_counts(server)
+        result = {"load_before": before, "wall_s": round(wall, 2), **counts,
+                  "extra_calls_pct": round(100 * (counts["calls"] - expected_calls(cases))
+                                           / expected_calls(cases), 2),
+                  "outcomes": [outcome_line(o) for o in outputs],
+                  "both_green": all(p.returncode == 0 for p in procs)}
+        print(json.dumps({"two-runs": result}), flush=True)
+        results.append(result)
+    return {"runs": results, "summary": {
+        "what": "two pytest runs of the sweep on one store, started together; cap 16, 250 ms",
+        "both_green": all(r["both_green"] for r in results),
+        "extra_calls_pct": spread([r["extra_calls_pct"] for r in results]),
+        "rate_limited_429": [r["rate_limited_429"] for r in results],
+        "duplicates": [r["duplicates"] for r in results]}}
 
 
-def summaries_by_model(cases: Path) -> Callable[[str, str, str], str | None]:
-    """A fake-server responder: each model's own summary of the study in the prompt.
+def killed_leader(runs: int, cases: Path) -> dict[str, Any]:
+    results = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(dir=running.TMP) as tmp, FakeServer(
+                latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
+                responder=summaries_by_model(cases)) as server:
+            store = Path(tmp) / "store"
+            env = {**os.environ, **FAKE_KEYS, **server.env()}
+            args = [sys.executable, "-m", "pytest", *pytest_args(store, workers=2, cases=cases)]
+            before, start = load(), time.perf_counter()
+            proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)
+            killed, leader_connections, stored = None, set(), 0
+            while proc.poll() is None and killed is None:
+                time.sleep(0.05)
+                if sum(1 for r in server.requests if r.status == 200) >= 300:
+                    killed = _kill_leader(store)
+            if killed is not None:
+                while pid_alive(killed):  # dead or a zombie: its locks are released
+                    time.sleep(0.01)
+                # its connections (only it called until then), and what it had stored
+                leader_connections = server.clients()
+                stored = len([p for p in store.glob("*/*/*.json") if ".locks" not in p.parts])
+            try:
+                output = proc.communicate(timeout=600)[0]
+                finished = True
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                output, finished = proc.communicate()[0], False
+            wall = time.perf_counter() - start
+            counts = server_counts(server)
+        # what it asked for but had not stored: answered (or in flight) when it died
+        lost = len([r for r in server.requests
+                    if r.status == 200 and r.client in leader_connections]) - stored
+        result = {"load_before": before, "killed_pid": killed, "finished_by_itself": finished,
+                  "wall_s": round(wall, 2), **counts,
+                  "lost_at_kill": lost, "stored_at_kill": stored,
+                  "called_again_beyond_lost": max(0, counts["duplicates"] - lost),
+                  "outcome": outcome_line(output),
+                  "failed": counted(output, "failed"), "errors": counted(output, "error"),
+                  "crash_lines": [line for line in output.splitlines()
+                                  if "crashed" in line or "replacing crashed" in line][:6]}
+        print(json.dumps({"killed-leader": result}), flush=True)
+        results.append(result)
+    return {"runs": results, "summary": {
+        "what": "-n 2, SIGKILL of the worker that makes the calls after 300 answered calls",
+        "finished_by_itself": all(r["finished_by_itself"] for r in results),
+        "failed_tests": [r["failed"] for r in results],
+        "errors": [r["errors"] for r in results],
+        "duplicates": [r["duplicates"] for r in results],
+        "lost_at_kill": [r["lost_at_kill"] for r in results],
+        "stored_called_again": [r["called_again_beyond_lost"] for r in results]}}
 
-    Distinct summaries per model make distinct judge requests, as real models would (the
-    server's default summary is one text for every study and model).
-    """
-    from pytest_rwe.study import load_folder
+
+def _kill_leader(store: Path) -> int | None:
+    for note in (store / ".locks").glob("run-*.leader"):
+        try:
+            pid = int(json.loads(note.read_text())["pid"])
+        except (OSError, ValueError, KeyError):
+            continue
+        os.kill(pid, signal.SIGKILL)
+        return pid
+    return None
+
+
+def rules_scale(cases: Path) -> dict[str, Any]:
+    """The rules juror's seconds per summary by outcome count, then its effect on a sweep."""
+    from pytest_rwe.rules import judge
+    from pytest_rwe.study import parse_study
     from pytest_rwe.summarizer import summarize
+    from pytest_rwe.testing.studies import big_study_raw
+    from pytest_rwe.verdict import CRITERIA
 
-    by_question = {load.study.question: summarize(load.study)
-                   for load in load_folder(cases) if load.study is not None}
+    scale = {}
+    for n in (50, 100, 200, 400, 800):
+        study = parse_study(big_study_raw(n), Path(f"big_{n}.json"))
+        text = summarize(study)
+        start = time.perf_counter()
+        for criterion in CRITERIA:
+            judge(study, text, criterion)
+        scale[n] = round(time.perf_counter() - start, 3)
+        print(json.dumps({"rules_seconds_per_summary": {n: scale[n]}}), flush=True)
+    flows = {}
+    with tempfile.TemporaryDirectory(dir=running.TMP) as tmp:
+        big = Path(tmp) / "studies"
+        big.mkdir()
+        for path in cases.glob("*.json"):
+            (big / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        (big / "big_800.json").write_text(json.dumps(big_study_raw(800)), encoding="utf-8")
+        for name, folder in (("46 studies", cases), ("46 studies + 800 outcomes", big)):
+            flows[name] = _flow(folder, Path(tmp) / f"store-{len(flows)}")
+            print(json.dumps({"rules_flow": {name: flows[name]}}), flush=True)
+    return {"seconds_per_summary_by_outcomes": scale, "flow": flows, "summary": {
+        "what": "rules juror, 3 criteria of the template summary, in process; then the cap-16 "
+                "sweep with builtin/rules as a 4th juror, with and without an 800-outcome study",
+        "seconds_at_800": scale[800]}}
 
-    def respond(provider: str, model: str, prompt: str) -> str | None:
-        if "<<<SUMMARY" in prompt:
-            return None  # a judge prompt: the server's passing verdict
-        for question, summary in by_question.items():
-            if question in prompt:
-                return f"{summary} (Written by the {provider} model.)"
-        return None
 
-    return respond
-
-
-def sweep(cases: Path, workers: int, latency: float, cap: int, store: Path) -> dict[str, object]:
-    base = ["-q", "-p", "no:cacheprovider", str(TEST_FILE), "--rwe-cases", str(cases),
-            "--rwe-jury", ",".join(JURY), "--rwe-store", str(store), "--rwe-concurrency", str(cap)]
-    base += [arg for model in MODELS for arg in ("--rwe-model", model)]
-    if workers:
-        base += ["-n", str(workers)]
-    with FakeServer(latency_s=latency, concurrency_cap=cap, retry_after_s=1.0,
-                    keep_bodies=False, responder=summaries_by_model(cases)) as server:
+def _flow(cases: Path, store: Path) -> dict[str, Any]:
+    with FakeServer(latency_s=0.25, concurrency_cap=16, retry_after_s=1.0, keep_bodies=False,
+                    responder=summaries_by_model(cases)) as server:
         env = {**os.environ, **FAKE_KEYS, **server.env()}
-        # pytest start-up: the same command (same workers) with no test to run and nothing
-        # to call; --collect-only would not do, since xdist does not start workers for it
-        startup, _, _, _ = run_pytest([*base, "--rwe-record", "none", "-k", NOTHING], env)
-        sdk = sdk_import_seconds()
-        wall, _, output, peak = run_pytest(base, env)
-        requests = server.requests
-        per_provider = Counter(r.provider for r in requests if r.status == 200)
-        calls = sum(per_provider.values())
-        busiest = max(per_provider.values()) if per_provider else 0
-        lower = busiest * latency / cap + 2 * latency
-        live = {
-            "workers": workers, "calls": calls, "per_provider": dict(per_provider),
-            "rate_limited_429": server.rate_limited(),
-            "duplicates": len(server.duplicate_requests()),
-            "wall_s": round(wall, 2), "startup_s": round(startup, 2),
-            "lower_bound_s": round(lower, 2), "ratio": round(wall / lower, 2) if lower else None,
-            "ratio_after_startup": round((wall - startup) / lower, 2) if lower else None,
-            # a live run also imports the vendor SDKs once (the plugin starts that at
-            # configure); collect-only does not, so it is measured on its own
-            "sdk_import_s": round(sdk, 2),
-            "ratio_after_startup_and_sdk_import": (
-                round((wall - startup - sdk) / lower, 2) if lower else None),
-            "peak_rss_mb": peak, "outcome": outcome_line(output),
-        }
+        started = time.monotonic()
+        result = run_pytest(pytest_args(store, cases=cases, jury=(*JURY, "builtin/rules")), env)
+        times = sorted(r.at - started for r in server.requests)
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    return {"wall_s": round(result["wall_s"], 2), "calls": len(times),
+            "last_vendor_answer_s": round(times[-1], 2) if times else None,
+            "longest_gap_between_answers_s": round(max(gaps), 2) if gaps else None,
+            "outcome": outcome_line(result["output"])}
+
+
+def replay(cases: Path) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(dir=running.TMP) as tmp, FakeServer(
+            latency_s=0.25, concurrency_cap=16, keep_bodies=False,
+            responder=summaries_by_model(cases)) as server:
+        store = Path(tmp) / "store"
+        env = {**os.environ, **FAKE_KEYS, **server.env()}
+        run_pytest(pytest_args(store, cases=cases), env)
         server.reset()
-        r_wall, r_test, r_output, r_peak = run_pytest([*base, "--rwe-record", "none"], env)
-        replay = {"wall_s": round(r_wall, 2), "test_s": r_test, "calls": len(server.requests),
-                  "peak_rss_mb": r_peak, "outcome": outcome_line(r_output)}
-    return {"live": live, "replay": replay}
+        out = {}
+        for workers in (0, 4):
+            result = run_pytest([*pytest_args(store, workers=workers, cases=cases),
+                                 "--rwe-record", "none"], env)
+            match = re.search(r" in ([0-9.]+)s", outcome_line(result["output"]))
+            out[f"n{workers}"] = {"wall_s": round(result["wall_s"], 2),
+                                  "test_s": float(match.group(1)) if match else None,
+                                  "calls": len(server.requests),
+                                  "outcome": outcome_line(result["output"])}
+            print(json.dumps({"replay": out}), flush=True)
+    return out
 
 
-def synthetic_replay(count: int, workers: int) -> dict[str, object]:
+def synthetic_replay(count: int) -> dict[str, Any]:
     """Prefill a store for ``count`` generated studies x 3 models, then replay the suite."""
     from benchmarks.prefill import prefill_store, write_studies
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=running.TMP) as tmp:
         cases, store = Path(tmp) / "studies", Path(tmp) / "store"
         studies = write_studies(cases, count, random.Random(1000))
         start = time.perf_counter()
         written = prefill_store(studies, MODELS, JURY, store)
         prefill_s = time.perf_counter() - start
-        args = ["-q", "-p", "no:cacheprovider", str(TEST_FILE), "--rwe-cases", str(cases),
-                "--rwe-jury", ",".join(JURY), "--rwe-store", str(store), "--rwe-record", "none"]
-        args += [arg for model in MODELS for arg in ("--rwe-model", model)]
-        if workers:
-            args += ["-n", str(workers)]
         env = {**os.environ, **FAKE_KEYS, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
                "ANTHROPIC_BASE_URL": "http://127.0.0.1:9",
                "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:9"}  # nothing listens: replay only
-        wall, test_s, output, peak = run_pytest(args, env)
-    return {"studies": count, "models": len(MODELS), "workers": workers,
-            "stored_responses": written, "prefill_s": round(prefill_s, 1),
-            "wall_s": round(wall, 2), "test_s": test_s, "peak_rss_mb": peak,
-            "outcome": outcome_line(output)}
+        result = run_pytest([*pytest_args(store, cases=cases), "--rwe-record", "none"], env)
+    match = re.search(r" in ([0-9.]+)s", outcome_line(result["output"]))
+    return {"studies": count, "stored_responses": written, "prefill_s": round(prefill_s, 1),
+            "wall_s": round(result["wall_s"], 2),
+            "test_s": float(match.group(1)) if match else None,
+            "peak_rss_mb": result["peak_rss_mb"], "outcome": outcome_line(result["output"])}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workers", type=int, action="append",
-                        help="xdist workers (0 = single process); repeatable (default 0 and 4)")
-    parser.add_argument("--latency", type=float, default=0.25)
-    parser.add_argument("--cap", type=int, default=16)
-    parser.add_argument("--cases", type=Path, default=ROOT / "cases" / "studies")
-    parser.add_argument("--synthetic", type=int, default=1000,
-                        help="studies in the synthetic replay (0 to skip)")
+    parser.add_argument("--scenario", action="append", choices=SCENARIOS,
+                        help="repeatable; default: every scenario")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measured configuration")
+    parser.add_argument("--cases", type=Path, default=None,
+                        help="study folder (default: the 46 studies of benchmarks/"
+                             "sweep_studies.txt, copied from cases/studies)")
+    parser.add_argument("--synthetic", type=int, default=1000, help="studies (synthetic)")
+    parser.add_argument("--json", type=Path, help="write every result to this file")
+    parser.add_argument("--tmp", type=Path, default=ROOT / ".rwe-bench",
+                        help="folder for the temporary stores (default: .rwe-bench/)")
     args = parser.parse_args(argv)
-    results: dict[str, object] = {"machine": {"cpus": os.cpu_count()}}
-    for workers in args.workers or [0, 4]:
-        with tempfile.TemporaryDirectory() as store:
-            result = sweep(args.cases, workers, args.latency, args.cap, Path(store))
-        results[f"sweep_n{workers}"] = result
-        print(json.dumps({f"sweep_n{workers}": result}, indent=2), flush=True)
-    if args.synthetic:
-        for workers in (0,):
-            result = synthetic_replay(args.synthetic, workers)
-            results[f"synthetic_replay_n{workers}"] = result
-            print(json.dumps({f"synthetic_replay_n{workers}": result}, indent=2), flush=True)
+    running.TMP = args.tmp
+    running.TMP.mkdir(parents=True, exist_ok=True)
+    if args.cases is None:
+        args.cases = sweep_cases(running.TMP / "sweep-studies")
+    wanted = args.scenario or list(SCENARIOS)
+    results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_at_start": load()}}
+    for name in wanted:
+        if name in ("cap16", "cap4", "cap2"):
+            latency, cap = (0.25, 16) if name == "cap16" else (0.1, int(name[3:]))
+            results[name] = against_floor(name, latency, cap, args.runs, args.cases,
+                                          1.15 if name == "cap16" else 1.25)
+        elif name == "xdist":
+            results[name] = xdist(args.runs, args.cases)
+        elif name == "two-runs":
+            results[name] = two_runs(args.runs, args.cases)
+        elif name == "killed-leader":
+            results[name] = killed_leader(args.runs, args.cases)
+        elif name == "rules":
+            results[name] = rules_scale(args.cases)
+        elif name == "replay":
+            results[name] = replay(args.cases)
+        else:
+            results[name] = synthetic_replay(args.synthetic)
+        print(json.dumps({name: results[name].get("summary", results[name])}, indent=2),
+              flush=True)
+    results["machine"]["load_at_end"] = load()
+    print("\n== targets (issue 11), load at start " + results["machine"]["load_at_start"]
+          + ", at end " + results["machine"]["load_at_end"])
+    for line in verdicts(results):
+        print(line)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
     return 0
 
 

@@ -2,7 +2,9 @@
 
 Every call of a session goes through :meth:`Caller.call`: identical requests in flight in
 this process are made once, the store replays or records them (and makes them once across
-xdist workers), and live calls are retried and bounded per provider.
+processes sharing it), and live calls are retried and bounded per provider endpoint by an
+:class:`~pytest_rwe.providers.limiter.AdaptiveLimit`, itself within the endpoint's share of
+the store's budget (:mod:`pytest_rwe.store_budget`) when other processes call too.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -19,7 +22,8 @@ from pytest_rwe.providers.base import (
     Provider,
     ProviderError,
 )
-from pytest_rwe.providers.calls import CallStats, ProviderGate, RetryPolicy, call_with_retries
+from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
+from pytest_rwe.providers.limiter import AdaptiveLimit
 from pytest_rwe.providers.preload import load_sdk
 from pytest_rwe.providers.registry import create_provider
 from pytest_rwe.store import (
@@ -27,11 +31,16 @@ from pytest_rwe.store import (
     Deferral,
     DeferredCallFailed,
     ResponseStore,
-    prompt_sha256,
-    request_key,
+    StoreWarning,
 )
+from pytest_rwe.store_budget import Demand, StoreBudget
+from pytest_rwe.store_key import request_hashes
 
 __all__ = ["CallLabel", "Caller"]
+
+#: an endpoint stays in the shared budget this long after its last call, so a pause between
+#: two waves of calls does not hand its share away and back
+LINGER_S = 2.0
 
 
 class Caller:
@@ -45,6 +54,7 @@ class Caller:
         concurrency: int,
         provider_options: Mapping[str, Mapping[str, Any]] | None = None,
         note_failure: Callable[[str, str], None] | None = None,
+        budget: StoreBudget | None = None,
     ) -> None:
         self.store = store
         # an xdist leader tells its followers which calls failed for good (key, message)
@@ -52,10 +62,16 @@ class Caller:
         self.policy = policy
         self.concurrency = concurrency
         self.stats = CallStats()
+        self.budget = budget
         self._provider_options = dict(provider_options or {})
         self._providers: dict[str, Provider] = {}
         self._providers_lock = threading.Lock()
-        self._gates: dict[str, ProviderGate] = {}
+        self._limits: dict[str, AdaptiveLimit] = {}  # remote endpoints (reported)
+        self._local: dict[str, AdaptiveLimit] = {}  # the builtin models' (not reported)
+        self._active: dict[str, int] = {}  # endpoint -> live calls queued or in flight
+        self._last_active: dict[str, float] = {}
+        self._beats: asyncio.Task[None] | None = None
+        self._beat_wanted: asyncio.Event | None = None
         self._in_flight: dict[str, asyncio.Future[GenerationResult]] = {}
         self._sdk_loaded: dict[str, asyncio.Future[None]] = {}
 
@@ -64,16 +80,23 @@ class Caller:
         with self._providers_lock:
             provider = self._providers.get(model)
             if provider is None:
-                provider = create_provider(model, self._provider_options.get(model))
+                options = dict(self._provider_options.get(model) or {})
+                provider = create_provider(model, options, timeout_s=self.policy.timeout_s)
                 self._providers[model] = provider
             return provider
 
-    def gate(self, prefix: str) -> ProviderGate:
-        """The concurrency gate shared by every model of one provider."""
-        gate = self._gates.get(prefix)
-        if gate is None:
-            gate = self._gates[prefix] = ProviderGate(self.concurrency)
-        return gate
+    def limit(self, key: str) -> AdaptiveLimit:
+        """The adaptive limit of one endpoint (see :meth:`Provider.budget_key`)."""
+        limit = self._limits.get(key)
+        if limit is None:
+            limit = self._limits[key] = AdaptiveLimit(self.concurrency)
+            if self.budget is not None:
+                limit.set_budget(0)  # nothing until the budget says how much is ours
+        return limit
+
+    def snapshot(self) -> dict[str, dict[str, int | float]]:
+        """Per endpoint: its limit now, peak, 429s, cuts, waits (JSON-able)."""
+        return {key: limit.snapshot() for key, limit in sorted(list(self._limits.items()))}
 
     async def call(
         self, model: str, request: GenerationRequest, label: CallLabel, *,
@@ -86,7 +109,11 @@ class Caller:
         provider = self.provider(model)
         if not provider.uses_store or self.store is None:
             return await self._live(provider, request)
-        key = request_key(provider, request, label.repeat)
+        if self.budget is not None and self._beats is None and self.store.mode != "none":
+            # registered (and beating) before the first lock is taken: other processes
+            # waiting on our locks can then tell that we are working on them
+            self._start_beats(wanted=False)
+        key, prompt_hash = request_hashes(provider, request, label.repeat)
         pending = self._in_flight.get(key)
         if pending is not None:
             # the same request is already running for another test: share its answer
@@ -96,7 +123,7 @@ class Caller:
             label, key, lambda: self._live(provider, request, key),
             provider=provider.name, model=provider.model,
             settings=provider.effective_settings(request.settings),
-            prompt_sha256=prompt_sha256(request.messages), defer=defer,
+            prompt_sha256=prompt_hash, defer=defer,
         ), provider.full_name))
         self._in_flight[key] = future
         future.add_done_callback(lambda _: self._in_flight.pop(key, None))
@@ -118,18 +145,81 @@ class Caller:
             loaded = asyncio.ensure_future(asyncio.to_thread(load_sdk, provider))
             self._sdk_loaded[provider.name] = loaded
         await asyncio.shield(loaded)
+        endpoint = provider.budget_key()
+        shared = self.budget is not None and provider.uses_store
+        if not provider.uses_store:  # a builtin (local) model: nothing to share or report
+            limit = self._local.get(endpoint) or self._local.setdefault(
+                endpoint, AdaptiveLimit(self.concurrency))
+        else:
+            limit = self.limit(endpoint)
+        self._active[endpoint] = self._active.get(endpoint, 0) + 1
+        if shared:
+            self._start_beats(wanted=limit.budget == 0)
         try:
             return await call_with_retries(
-                provider, request, policy=self.policy, gate=self.gate(provider.name),
-                stats=self.stats,
+                provider, request, policy=self.policy, limit=limit, stats=self.stats,
             )
         except ProviderError as exc:
             if self._note_failure is not None and key is not None:
                 self._note_failure(key, str(exc))
             raise
+        finally:
+            self._active[endpoint] -= 1
+            self._last_active[endpoint] = asyncio.get_running_loop().time()
+
+    # -- the store's shared budget ---------------------------------------------------------
+    def _start_beats(self, *, wanted: bool) -> None:
+        if self._beats is None:
+            self._beat_wanted = asyncio.Event()
+            self._beats = asyncio.ensure_future(self._beat_loop())
+        if wanted and self._beat_wanted is not None:
+            self._beat_wanted.set()  # a new endpoint: its budget is needed now
+
+    async def _beat_loop(self) -> None:
+        assert self.budget is not None and self._beat_wanted is not None
+        budget, wanted = self.budget, self._beat_wanted
+        while True:
+            wanted.clear()
+            try:
+                given = await asyncio.to_thread(budget.beat, self._demand())
+            except Exception as exc:
+                # A store we cannot write to (or a registry we cannot read) shares nothing;
+                # calls must not stay held back by a budget that will never come.
+                warnings.warn(StoreWarning(
+                    f"{budget.folder}: cannot register this run to share the providers' "
+                    f"budget with other runs on the store ({type(exc).__name__}: {exc}); "
+                    "calls go on with the whole --rwe-concurrency"), stacklevel=1)
+                for limit in self._limits.values():
+                    limit.set_budget(None)
+                self.budget = None
+                return
+            for endpoint, share in given.items():
+                self._limits[endpoint].set_budget(share)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(wanted.wait(), budget.beat_s)
+
+    def _demand(self) -> dict[str, Demand]:
+        now = asyncio.get_running_loop().time()
+        demand = {}
+        for endpoint, limit in self._limits.items():
+            last = self._last_active.get(endpoint)
+            if self._active.get(endpoint, 0) or (last is not None and now - last < LINGER_S):
+                demand[endpoint] = Demand(self.concurrency, max(1, int(limit.limit)),
+                                          limit.in_flight)
+            elif limit.budget != 0:
+                limit.set_budget(0)  # given back: ask again before the next call
+                self._last_active.pop(endpoint, None)
+        return demand
 
     async def aclose(self) -> None:
-        """Close every provider's client and release store locks."""
+        """Close every provider's client, leave the shared budget, release store locks."""
+        if self._beats is not None:
+            self._beats.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._beats
+            self._beats = None
+        if self.budget is not None:
+            self.budget.leave()
         for provider in list(self._providers.values()):
             # closing must not mask the run's result
             with contextlib.suppress(Exception):

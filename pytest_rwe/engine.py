@@ -2,8 +2,15 @@
 
 It owns one asyncio event loop on a background thread, so synchronous pytest tests can
 block on their own result while the work of every other selected test keeps running
-(bounded per provider). Calls go through the response store; a juror that fails to answer
-abstains and is counted, never scored.
+(bounded per provider). Calls go through the response store.
+
+A juror is never silently left out: one whose reply cannot be read after one repair
+*abstains*; one that could not be asked (a call that failed for good: rate-limit deadline
+passed, 5xx or timeouts after their retries, a refused request) is an *error*, with the
+redacted cause. Both are counted apart. An exception other than ProviderError raised by
+provider code is a bug, not a failed call: it is an error too, and the evaluation keeps
+its redacted traceback (:attr:`Evaluation.bugs`) so the pair's tests show where it came
+from instead of swallowing it.
 """
 
 from __future__ import annotations
@@ -12,11 +19,14 @@ import asyncio
 import concurrent.futures
 import contextlib
 import threading
-from collections.abc import Coroutine, Iterable
+import traceback
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pytest_rwe.calling import Caller, CallLabel
+from pytest_rwe.claims_report import claim_diagnostics
+from pytest_rwe.leader import Leader
 from pytest_rwe.prompts import (
     PromptSet,
     judge_request,
@@ -29,6 +39,7 @@ from pytest_rwe.providers.base import (
     GenerationSettings,
     ProviderError,
 )
+from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
@@ -37,6 +48,8 @@ from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 
 T = TypeVar("T")
+#: how often a follower checks whether the run's leader is lost
+LEADER_CHECK_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -47,6 +60,10 @@ class EngineConfig:
     prompts: PromptSet
     summarize_settings: GenerationSettings = field(default_factory=GenerationSettings)
     judge_settings: GenerationSettings = field(default_factory=GenerationSettings)
+    #: read each summary's claim diagnostics while its jury is asked (off pytest's thread);
+    #: an xdist leader evaluates every pair but tests only its own, so it leaves them to
+    #: the tests
+    claims: bool = True
 
 
 @dataclass(frozen=True)
@@ -59,6 +76,17 @@ class Evaluation:
     summary: GenerationResult | None
     verdict: Verdict | None
     error: str | None = None  # why no summary could be had (already redacted)
+    #: redacted tracebacks of exceptions raised by provider code (bugs, never swallowed)
+    bugs: tuple[str, ...] = ()
+    #: the summary's claim diagnostics (:mod:`pytest_rwe.claims_report`), when computed
+    claims: Mapping[str, Any] | None = None
+
+    @property
+    def juror_errors(self) -> tuple[JurorScore, ...]:
+        """The jurors that could not be asked, over every criterion."""
+        if self.verdict is None:
+            return ()
+        return tuple(s for v in self.verdict.criteria.values() for s in v.scores if s.errored)
 
 
 class Engine:
@@ -75,7 +103,8 @@ class Engine:
         self._evaluations: dict[tuple[str, str, int], concurrent.futures.Future[Evaluation]] = {}
         self._preloader: SdkPreloader | None = None
         self._followed: set[tuple[str, str, int]] = set()
-        self._leader: Deferral | None = None
+        self._leader: Leader | None = None
+        self._takeover: concurrent.futures.Future[None] | None = None
 
     def preload(self, models: Iterable[str] = ()) -> None:
         """Import the SDKs of ``models`` and the jurors now, in the background, unless the
@@ -102,11 +131,23 @@ class Engine:
         for model, study, repeat in pairs:
             self.submit(model, study, repeat)
 
-    def follow(self, pairs: Iterable[tuple[str, str, int]], leader: Deferral) -> None:
-        """Another process (the run's leader) computes these (model, study id, repeat) pairs:
-        while it works, wait for its answers instead of calling the models."""
-        self._followed.update(pairs)
+    def follow(self, pairs: Iterable[tuple[str, Study, int]], leader: Leader) -> None:
+        """Another process (the run's leader) computes these (model, study, repeat) pairs:
+        while it works, wait for its answers instead of calling the models. If it is lost
+        (died, hung), take its work over: queue every one of them, as a leader would (other
+        followers do too; the store makes each call once and the budget stays shared)."""
+        planned = list(pairs)
+        self._followed.update((model, study.id, repeat) for model, study, repeat in planned)
         self._leader = leader
+        if self._takeover is None:
+            self._takeover = self._run(self._take_over_when_lost(leader, planned))
+
+    async def _take_over_when_lost(self, leader: Leader,
+                                   planned: list[tuple[str, Study, int]]) -> None:
+        while not leader.lost():
+            await asyncio.sleep(LEADER_CHECK_S)
+        for model, study, repeat in planned:
+            self.submit(model, study, repeat)
 
     def evaluate(self, model: str, study: Study, repeat: int = 0) -> Evaluation:
         """Block until the evaluation of ``study`` by ``model`` is done."""
@@ -131,8 +172,9 @@ class Engine:
         """Start one call through the store, retries and the provider gate."""
         return self._run(self.caller.call(model, request, label))
 
-    def progress_snapshot(self) -> dict[str, int]:
-        """This process's counters: calls made, store hits, retries, 429s, failed calls."""
+    def progress_snapshot(self) -> dict[str, Any]:
+        """This process's counters (calls made, store hits, retries, 429s, failed calls) and
+        each provider endpoint's adaptive limit; JSON-able."""
         calls = self.caller.stats.snapshot()
         store = self.caller.store
         return {
@@ -141,7 +183,23 @@ class Engine:
             "retries": calls["retries"],
             "rate_limited": calls["rate_limited"],
             "errors": calls["errors"],
+            "endpoints": self.caller.snapshot(),
         }
+
+    def status(self) -> str:
+        """What the engine is doing now, in a few words (for a test that waits long)."""
+        parts = []
+        for key, s in self.caller.snapshot().items():
+            name = key.partition("@")[0]
+            part = f"{name} {s['in_flight']} in flight (limit {s['limit']})"
+            if s["queued"]:
+                part += f", {s['queued']} queued"
+            parts.append(part)
+        store = self.caller.store
+        if store is not None and store.waiting():
+            parts.append(f"{store.waiting()} call(s) waiting for another process using the "
+                         f"store {store.root} to answer them")
+        return "; ".join(parts) or "no call in flight"
 
     def close(self, *, finish: bool = False, timeout: float = 600.0) -> None:
         """Stop: finish (``finish=True``) or cancel outstanding work, close the clients.
@@ -151,6 +209,8 @@ class Engine:
         """
         if not self._loop.is_running():
             return
+        if self._takeover is not None:
+            self._takeover.cancel()
         pending = list(self._evaluations.values())
         if finish:
             concurrent.futures.wait(pending, timeout=timeout)
@@ -175,23 +235,37 @@ class Engine:
         label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
                           repeat=repeat)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
+        bugs: list[str] = []
         try:
             summary = await self.caller.call(model, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
-            message = redact(f"{type(exc).__name__}: {exc}")
-            return Evaluation(model, study.id, repeat, None, None, error=message)
+            cause = _bug(exc, model, bugs)
+            return Evaluation(model, study.id, repeat, None, None, error=cause,
+                              bugs=tuple(bugs))
+        # The claim diagnostics the report shows are read off the summary on a thread while
+        # the jury is asked, not by the test once it has the verdict: pytest's one thread
+        # then has nothing left to do when the last answers come in.
+        # Not for a study with hundreds of outcomes: reading those takes seconds of CPU, and
+        # a thread of this process holding the interpreter lock that long starves the calls;
+        # its test reads them instead, once its verdict is in.
+        early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
+        claims = asyncio.ensure_future(
+            asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
         try:
-            verdict = await self._judge(study, summary.text, model=model, defer=defer)
+            verdict = await self._judge(study, summary.text, model=model, defer=defer,
+                                        bugs=bugs)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
+            claims.cancel()
             return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
-        return Evaluation(model, study.id, repeat, summary, verdict)
+        return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs),
+                          claims=await _diagnosed(claims, bugs))
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
-                     defer: Deferral | None = None) -> Verdict:
+                     defer: Deferral | None = None, bugs: list[str] | None = None) -> Verdict:
         # rendered once: each of the nine judge prompts embeds it
         shown = render_summarize_prompt(study, self.config.prompts)
         requests = {
@@ -199,8 +273,9 @@ class Engine:
                                      self.config.judge_settings, shown)
             for criterion in criteria
         }
+        found = [] if bugs is None else bugs
         jobs = [
-            self._judge_one(juror, study, requests[criterion], criterion, model, defer)
+            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -208,7 +283,7 @@ class Engine:
 
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
-        model: str, defer: Deferral | None = None,
+        model: str, defer: Deferral | None, bugs: list[str],
     ) -> JurorScore:
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
                           subject=model)
@@ -229,11 +304,40 @@ class Engine:
         except StoreMissError:
             raise
         except ProviderError as exc:
-            return _abstain(juror, criterion, f"call failed: {redact(str(exc))}")
+            return _error(juror, criterion, redact(str(exc)))
         except Exception as exc:
-            return _abstain(juror, criterion, redact(f"{type(exc).__name__}: {exc}"))
+            return _error(juror, criterion, _bug(exc, juror, bugs))
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
+
+
+async def _none() -> None:
+    return None
+
+
+async def _diagnosed(claims: asyncio.Future[dict[str, Any] | None],
+                     bugs: list[str]) -> Mapping[str, Any] | None:
+    try:
+        return await claims
+    except Exception as exc:  # a bug in the claim reader must not cost the verdict
+        _bug(exc, "the claim diagnostics", bugs)
+        return None
 
 
 def _abstain(juror: str, criterion: Criterion, why: str) -> JurorScore:
     return JurorScore(juror, criterion, None, f"abstained: {why}")
+
+
+def _error(juror: str, criterion: Criterion, cause: str) -> JurorScore:
+    return JurorScore(juror, criterion, None, f"could not be asked: {cause}", error=cause)
+
+
+def _bug(exc: Exception, model: str, bugs: list[str]) -> str:
+    """The redacted one-line cause of an exception other than a failed call (a bug in
+    provider code, a store that cannot be written); its redacted traceback is added to
+    ``bugs`` (once per distinct traceback)."""
+    cause = redact(f"{type(exc).__name__}: {exc} (raised while calling {model}: not a "
+                   "failed call but an exception in the code; see its traceback)")
+    text = redact("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+    if text not in bugs:
+        bugs.append(text)
+    return cause

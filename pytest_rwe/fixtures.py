@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import json
 from collections.abc import Iterator, Mapping
@@ -26,6 +27,7 @@ from pytest_rwe.verdict import Criterion, Verdict
 
 RECORD_PROPERTY = "rwe"
 PROGRESS_PROPERTY = "rwe_progress"
+WAIT_NOTE_S = 30.0  # a test waiting longer than this for its pair says what it waits for
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,17 @@ class Jury:
         return self._engine.config.jury
 
     def judge(self, study: Study, summary: str) -> Verdict:
-        """Score ``summary`` on every criterion with every juror (the quorum applies)."""
+        """Score ``summary`` on every criterion with every juror (the quorum applies).
+
+        Fails the test when a juror could not be asked (an abstention is counted in the
+        verdict instead): a jury that silently lost a member would decide alone.
+        """
         verdict = self._engine.judge(study, summary)
+        errors = [s for v in verdict.criteria.values() for s in v.scores if s.errored]
+        if errors:
+            lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
+            _fail(f"the jury could not judge the summary of {study.id}: {len(errors)} juror "
+                  f"call(s) failed{lines}")
         return verdict.with_quorum(self.rules.quorum_for(len(self.jurors)))
 
 
@@ -143,9 +154,10 @@ def rwe_evaluation(
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
-        claims = findings = None
+        claims, findings = evaluation.claims, None  # read by the engine as the jury worked
         if evaluation.summary is not None:
-            claims = claim_diagnostics(rwe_study, evaluation.summary.text)
+            if claims is None:
+                claims = claim_diagnostics(rwe_study, evaluation.summary.text)
             if evaluation.verdict is not None:
                 findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
         jury = session.settings.jury
@@ -164,17 +176,45 @@ def rwe_evaluation(
     }
     request.node.user_properties.append((PROGRESS_PROPERTY, json.dumps(progress)))
     if evaluation.summary is None:
-        _fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}")
+        _fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}"
+              + _tracebacks(evaluation))
     if evaluation.verdict is None:
         _fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
               f"{evaluation.error}")
+    errors = evaluation.juror_errors
+    if errors:
+        # A juror that could not be asked would silently shrink the jury: the pair's tests
+        # error (its answers are still in the report, counted as errors).
+        lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
+        _fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+              f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation))
     return evaluation
+
+
+def _tracebacks(evaluation: Evaluation) -> str:
+    return "".join(f"\n\n{bug.rstrip()}" for bug in evaluation.bugs)
+
+
+def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config: pytest.Config,
+          what: str) -> Evaluation:
+    """The evaluation; a test that waits long says so now and then, naming what it waits
+    for (only where there is a terminal: a plain run, not an xdist worker)."""
+    reporter = (None if hasattr(config, "workerinput")
+                else config.pluginmanager.get_plugin("terminalreporter"))
+    while True:
+        try:
+            return future.result(timeout=WAIT_NOTE_S if reporter is not None else None)
+        except concurrent.futures.TimeoutError:
+            reporter.ensure_newline()  # type: ignore[union-attr]
+            reporter.write_line(f"rwe: still waiting for {what}: "  # type: ignore[union-attr]
+                                f"{engine.status()}")
 
 
 def _evaluate(engine: Engine, config: pytest.Config, model: str, study: Study,
               repeat: int) -> Evaluation:
     """The engine's evaluation with the session's jury rules applied to its verdict."""
-    evaluation = engine.evaluate(model, study, repeat)
+    evaluation = _wait(engine, engine.submit(model, study, repeat), config,
+                       f"{model}'s summary of {study.id}")
     if evaluation.verdict is None:
         return evaluation
     verdict = jury_rules(config).apply(evaluation.verdict, model,

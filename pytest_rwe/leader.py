@@ -16,7 +16,11 @@ planned call's answer while the leader works, and before the leader has said any
 most ``start_grace_s``. A call the leader gave up on (after its retries) is noted in
 ``run-<run id>.failed-<key>`` with its message, so followers fail alike without calling
 again. When the leader is done, died, or never came, a follower makes a missing call itself:
-a lost leader costs time, never a result. The controller removes the run's notes at the end.
+a lost leader costs time, never a result. "Died" includes a leader killed but not yet
+reaped (xdist leaves a killed worker a zombie, which ``kill(pid, 0)`` calls alive) and one
+whose heartbeat in the store's registry stopped (:mod:`pytest_rwe.store_budget`): its
+start time is in the note, so a reused pid is not mistaken for it either. The controller
+removes the run's notes at the end.
 """
 
 from __future__ import annotations
@@ -24,16 +28,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Protocol
 
 from pytest_rwe.redact import redact
-from pytest_rwe.store_lock import atomic_write_text, pid_alive
+from pytest_rwe.store_lock import LockInfo, OwnerCheck, ProcessId, atomic_write_text, me
 
 LeaderState = Literal["working", "done"]
+#: what a follower makes of the note: the leader works, is done, or is lost (see lost())
+FollowerView = Literal["working", "done", "lost"]
 #: "first": the leader is the first worker to start its engine (see the module docstring)
 Role = Literal["alone", "leader", "follower", "first"]
 LEADER_ID = "gw0"  # xdist's first worker; the controller never runs tests
@@ -53,6 +58,14 @@ class Deferral(Protocol):
         ...
 
 
+class Leader(Deferral, Protocol):
+    """The run's leader as a follower sees it."""
+
+    def lost(self) -> bool:
+        """Whether it will not make the planned calls (it died, hung, or never came)."""
+        ...
+
+
 class DeferredCallFailed(Exception):
     """The process that makes this call gave up on it; the message is its error."""
 
@@ -69,15 +82,17 @@ class RunLeader:
         start_grace_s: float = 10.0,
         recheck_s: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
+        hung: OwnerCheck | None = None,
     ) -> None:
         self.path = Path(root) / ".locks" / f"run-{run_id}.leader"
         self._prefix = f"run-{run_id}."
         self.start_grace_s = start_grace_s
         self.recheck_s = recheck_s
         self._clock = clock
+        self._hung = hung  # whether a live leader's heartbeat stopped (see store_budget)
         self._first_asked: float | None = None
         self._checked_at: float | None = None
-        self._working = False
+        self._state: FollowerView = "lost"
 
     # -- the leader ------------------------------------------------------------------------
     def announce(self, state: LeaderState) -> None:
@@ -124,11 +139,19 @@ class RunLeader:
     # -- a follower ------------------------------------------------------------------------
     def is_working(self) -> bool:
         """Whether a planned call that is not stored yet will be made by the leader."""
+        return self._view() == "working"
+
+    def lost(self) -> bool:
+        """Whether the leader will not make the planned calls: it died or stopped beating
+        while working, never came within the grace, or its note cannot be read."""
+        return self._view() == "lost"
+
+    def _view(self) -> FollowerView:
         now = self._clock()
         if self._checked_at is None or now - self._checked_at >= self.recheck_s:
             self._checked_at = now
-            self._working = self._read_working(now)
-        return self._working
+            self._state = self._read_state(now)
+        return self._state
 
     def failure(self, key: str) -> str | None:
         """The message of the leader's call under ``key`` if it failed for good, else None."""
@@ -137,25 +160,33 @@ class RunLeader:
         except OSError:
             return None
 
-    def _read_working(self, now: float) -> bool:
+    def _read_state(self, now: float) -> FollowerView:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             state, pid, host = str(data["state"]), int(data["pid"]), str(data["host"])
+            start = None if data.get("start") is None else int(data["start"])
         except FileNotFoundError:
             # not started yet (its first test may come later than ours): wait, a while
             if self._first_asked is None:
                 self._first_asked = now
-            return now - self._first_asked < self.start_grace_s
+            return "working" if now - self._first_asked < self.start_grace_s else "lost"
         except (OSError, ValueError, KeyError, TypeError):
-            return False  # unreadable: do not wait on something we cannot check
+            return "lost"  # unreadable: do not wait on something we cannot check
         if state != "working":
-            return False
+            return "done"
         # a leader on another host (xdist --tx) cannot be checked; its pid means nothing here
-        return host != socket.gethostname() or pid_alive(pid)
+        leader = ProcessId(pid, host, start)
+        if not leader.alive():
+            return "lost"
+        if self._hung is not None and self._hung(LockInfo(pid, host, 0.0, "", "", start)):
+            return "lost"
+        return "working"
 
 
 def _note(state: LeaderState) -> str:
-    return json.dumps({"state": state, "pid": os.getpid(), "host": socket.gethostname()})
+    process = me()
+    return json.dumps({"state": state, "pid": process.pid, "host": process.host,
+                       "start": process.start})
 
 
 def worker_role(workerinput: dict[str, object] | None) -> Role:

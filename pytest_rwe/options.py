@@ -8,7 +8,9 @@ import pytest
 
 from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,
+    DEFAULT_DEADLINE_S,
     DEFAULT_JURY,
+    DEFAULT_TIMEOUT_S,
     RECORD_MODES,
     RweSettings,
     SettingsError,
@@ -39,13 +41,24 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--rwe-store", metavar="PATH",
                     help="response store folder (default: ini rwe_store, .rwe_cache)")
     group.addoption("--rwe-concurrency", type=int, metavar="N",
-                    help="concurrent calls per provider for the whole run; under xdist "
-                         "worker gw0 makes the suite's calls with all of it "
+                    help="ceiling of concurrent calls per provider for the whole run (xdist "
+                         "workers and other runs on the same store share it); below it the "
+                         "concurrency adapts to the provider's 429s and overloads "
                          f"(default: ini rwe_concurrency, {DEFAULT_CONCURRENCY})")
     group.addoption("--rwe-max-attempts", type=int, metavar="N",
-                    help="attempts per call before it fails (default 6)")
+                    help="attempts per call on 5xx, timeouts and connection errors before it "
+                         "fails (default: ini rwe_max_attempts, 6); a rate-limited call "
+                         "retries until --rwe-deadline instead")
     group.addoption("--rwe-retry-cap", type=float, metavar="SECONDS",
-                    help="longest Retry-After honoured before retrying anyway (default 60)")
+                    help="longest Retry-After honoured before retrying anyway "
+                         "(default: ini rwe_retry_cap, 60)")
+    group.addoption("--rwe-deadline", type=float, metavar="SECONDS",
+                    help="how long one rate-limited call (429, 529 overloaded) keeps retrying "
+                         "from its first attempt (default: ini rwe_deadline, "
+                         f"{DEFAULT_DEADLINE_S:g})")
+    group.addoption("--rwe-timeout", type=float, metavar="SECONDS",
+                    help="longest wait for one attempt's answer (default: ini rwe_timeout, "
+                         f"{DEFAULT_TIMEOUT_S:g})")
     group.addoption("--rwe-weights", metavar="KEY=W,...",
                     help="rubric weights, e.g. direction_of_effect=20,numbers_accurate=6,"
                          "completeness=5,inference_time=3 (these defaults; ini rwe_weights)")
@@ -73,6 +86,12 @@ def add_options(parser: pytest.Parser) -> None:
                   default=".rwe_cache")
     parser.addini("rwe_concurrency", "concurrent calls per provider",
                   default=str(DEFAULT_CONCURRENCY))
+    parser.addini("rwe_max_attempts", "attempts per call on 5xx, timeouts, connection errors",
+                  default="6")
+    parser.addini("rwe_retry_cap", "longest Retry-After honoured, in seconds", default="60")
+    parser.addini("rwe_deadline", "seconds one rate-limited call keeps retrying",
+                  default=f"{DEFAULT_DEADLINE_S:g}")
+    parser.addini("rwe_timeout", "seconds one attempt may take", default=f"{DEFAULT_TIMEOUT_S:g}")
     parser.addini("rwe_weights", "rubric weights, e.g. direction_of_effect=20,inference_time=3",
                   default="")
     parser.addini("rwe_normalize_max", "normalizing maxima, e.g. completeness=1.0", default="")
@@ -102,6 +121,17 @@ def _int(config: pytest.Config, option: str, ini: str, default: int) -> int:
         raise SettingsError(f"ini {ini} = {raw!r} is not a whole number") from None
 
 
+def _seconds(config: pytest.Config, option: str, ini: str) -> float:
+    value = config.getoption(option)
+    if value is not None:
+        return float(value)
+    raw = str(config.getini(ini))
+    try:
+        return float(raw)
+    except ValueError:
+        raise SettingsError(f"ini {ini} = {raw!r} is not a number of seconds") from None
+
+
 def read_settings(config: pytest.Config) -> RweSettings:
     """Read options and ini keys; raise :class:`pytest.UsageError` with the fix on bad values."""
     models = config.getoption("--rwe-model") or list(config.getini("rwe_models"))
@@ -122,9 +152,10 @@ def read_settings(config: pytest.Config) -> RweSettings:
             store=store,
             concurrency=_int(config, "--rwe-concurrency", "rwe_concurrency",
                              DEFAULT_CONCURRENCY),
-            max_attempts=config.getoption("--rwe-max-attempts") or 6,
-            retry_after_cap_s=(60.0 if config.getoption("--rwe-retry-cap") is None
-                               else float(config.getoption("--rwe-retry-cap"))),
+            max_attempts=_int(config, "--rwe-max-attempts", "rwe_max_attempts", 6),
+            retry_after_cap_s=_seconds(config, "--rwe-retry-cap", "rwe_retry_cap"),
+            deadline_s=_seconds(config, "--rwe-deadline", "rwe_deadline"),
+            timeout_s=_seconds(config, "--rwe-timeout", "rwe_timeout"),
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None

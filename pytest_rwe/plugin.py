@@ -35,6 +35,8 @@ from pytest_rwe.redact import remember_url_secrets
 from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
 from pytest_rwe.study_check import NoStudy, check_studies, no_study_problem, placeholder_problem
 
+PROGRESS_OUTPUT = "rwe_progress"  # a worker's last counters, in xdist's workeroutput
+
 
 class RecordCollector:
     """Gathers each evaluation record once, from local and xdist worker reports alike."""
@@ -88,10 +90,11 @@ def pytest_configure(config: pytest.Config) -> None:
         # only the controller (or a plain run) aggregates, prints and writes
         config.pluginmanager.register(RecordCollector(config), "rwe-records")
         report_plugin.register(config)  # the session report: terminal, files, --rwe-min gate
+        # Options and ini keys are read (and a bad value stops the run, naming the option)
+        # now, before xdist starts workers: a usage error raised in a worker would crash it.
+        rwe = get_session(config)
         if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
-            # Asked for on the command line: check keys now, before xdist starts workers
-            # (a usage error raised inside a worker would crash it instead).
-            get_session(config).check_usable()
+            rwe.check_usable()  # asked for on the command line: check the keys now too
         if config.getoption("--rwe-cases") or config.getoption("--rwe-model"):
             # asked for on the command line: a folder without a study is a usage error now,
             # before xdist starts workers (a mistyped path must not pass on no evidence)
@@ -119,6 +122,14 @@ def _distributing(config: pytest.Config) -> bool:
 
 class _XdistHooks:
     """Hooks that exist only when pytest-xdist is active."""
+
+    @pytest.hookimpl
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        # a worker's last counters (its calls may have outlasted its own tests)
+        collector = node.config.pluginmanager.get_plugin("rwe-records")
+        final = getattr(node, "workeroutput", {}).get(PROGRESS_OUTPUT)
+        if isinstance(collector, RecordCollector) and isinstance(final, str):
+            collector.progress.update(json.loads(final))
 
     @pytest.hookimpl
     def pytest_configure_node(self, node: Any) -> None:
@@ -182,6 +193,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         # that was stopped (Ctrl-C, -x) cancels instead.
         stopped = bool(session.shouldstop or session.shouldfail
                        or exitstatus == pytest.ExitCode.INTERRUPTED)
-        rwe.engine.close(finish=hasattr(session.config, "workerinput") and not stopped)
+        worker = getattr(session.config, "workerinput", None)
+        rwe.engine.close(finish=worker is not None and not stopped)
+        if worker is not None:
+            # the worker's last counters go to the controller with its "finished" message
+            final = rwe.engine.progress_snapshot() | {"process": worker.get("workerid"),
+                                                      "total": len(rwe.selected)}
+            output: dict[str, Any] = session.config.workeroutput  # type: ignore[attr-defined]
+            output[PROGRESS_OUTPUT] = json.dumps(final)
     if rwe is not None and rwe.preloader is not None:
         rwe.preloader.join()

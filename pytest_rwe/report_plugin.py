@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from pytest_rwe import escape
+from pytest_rwe.engine import Engine
 from pytest_rwe.jury_options import jury_rules
+from pytest_rwe.progress import Progress
 from pytest_rwe.redact import display_name
 from pytest_rwe.report import build_report, build_report_settings, write_report
 from pytest_rwe.report.config import ReportSettings
@@ -115,6 +117,7 @@ class ReportPlugin:
             prompts=prompts,
             meta={"git_commit": git_commit(self.config.rootpath)},
             no_study=no_study,
+            run=self._run_section(rwe.engine),
         )
         self.report["quorum"] = rules.quorum
         self.report["exclude_self"] = rules.exclude_self
@@ -128,6 +131,16 @@ class ReportPlugin:
                 failed = True
         if failed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _run_section(self, engine: Engine | None) -> dict[str, Any] | None:
+        """Calls, retries, 429s and each endpoint's concurrency, over every process."""
+        progress = getattr(self.config.pluginmanager.get_plugin("rwe-records"), "progress",
+                           None)
+        if not isinstance(progress, Progress):
+            return None
+        if engine is not None:  # a plain run: its counters as they are at the end
+            progress.update(engine.progress_snapshot() | {"process": "main"})
+        return progress.run_section()
 
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import concurrent.futures
-import math
 import os
 import threading
 import time
@@ -26,6 +25,7 @@ from pytest_rwe.providers.registry import model_problems
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings
 from pytest_rwe.store import ResponseStore
+from pytest_rwe.store_budget import StoreBudget
 from pytest_rwe.study import StudyLoad, load_folder
 
 
@@ -127,27 +127,32 @@ class RweSession:
         """Create the engine; queue every selected pair, or follow the run's leader."""
         if self.engine is None:
             settings, role = self.settings, self.role
-            workers = int(getattr(self.config, "workerinput", {}).get("workercount", 1))
+            calls = settings.record != "none"
+            run_id = _run_id(self.config)
+            # every process that may call registers in the store, so that all of them (xdist
+            # workers, or separate runs on one store) share one budget per provider
+            registry = StoreBudget(settings.store, run_id) if calls else None
             store = ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
-                                  run_id=_run_id(self.config),
-                                  # lock files matter only when xdist workers share it
-                                  shared=role != "alone")
-            leader = RunLeader(settings.store, store.run_id)
-            if role == "first" and settings.record != "none":
+                                  run_id=run_id, shared=calls, registry=registry)
+            leader = RunLeader(settings.store, store.run_id,
+                               hung=registry.hung if registry is not None else None)
+            if role == "first" and calls:
                 role = "leader" if leader.claim() else "follower"
             caller = Caller(
                 store=store,
                 note_failure=leader.note_failure if role == "leader" else None,
                 policy=RetryPolicy(max_attempts=settings.max_attempts,
-                                   retry_after_cap_s=settings.retry_after_cap_s),
-                # The budget is per provider for the whole run: the leader (or a plain run)
-                # makes the pairs' calls with all of it; a follower's own calls (a test
-                # judging its own text, or a pair whose leader is gone) get a worker's share.
-                concurrency=(settings.concurrency if role != "follower"
-                             else max(1, math.ceil(settings.concurrency / workers))),
+                                   retry_after_cap_s=settings.retry_after_cap_s,
+                                   deadline_s=settings.deadline_s,
+                                   timeout_s=settings.timeout_s),
+                # the ceiling per provider for the whole run: processes that call at the
+                # same time divide it between them through the store's registry
+                concurrency=settings.concurrency,
+                budget=registry,
             )
             config = EngineConfig(jury=settings.jury, prompts=self.prompts,
-                                  summarize_settings=summarize, judge_settings=judge)
+                                  summarize_settings=summarize, judge_settings=judge,
+                                  claims=role != "leader")
             self.engine = engine = Engine(config, caller)
             pairs = [(case.model, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]
@@ -159,7 +164,7 @@ class RweSession:
                 leader.announce("working")
                 _when_all_done([engine.submit(*pair) for pair in pairs], leader.finish)
             else:
-                engine.follow(((m, s.id, r) for m, s, r in pairs), leader)
+                engine.follow(pairs, leader)
         return self.engine
 
     @property

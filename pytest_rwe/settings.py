@@ -20,6 +20,8 @@ DEFAULT_JURY: tuple[str, ...] = (
 DEFAULT_THRESHOLD = 0.5  # a majority of the jury
 RECORD_MODES = ("new", "none", "all")
 DEFAULT_CONCURRENCY = 16
+DEFAULT_DEADLINE_S = 900.0  # how long one rate-limited call keeps retrying
+DEFAULT_TIMEOUT_S = 180.0  # one attempt
 
 
 class SettingsError(ValueError):
@@ -75,6 +77,8 @@ class RweSettings:
     concurrency: int = DEFAULT_CONCURRENCY
     max_attempts: int = 6
     retry_after_cap_s: float = 60.0
+    deadline_s: float = DEFAULT_DEADLINE_S
+    timeout_s: float = DEFAULT_TIMEOUT_S
 
 
 def build_settings(
@@ -90,6 +94,8 @@ def build_settings(
     concurrency: int,
     max_attempts: int,
     retry_after_cap_s: float,
+    deadline_s: float = DEFAULT_DEADLINE_S,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> RweSettings:
     """Validate raw option values into :class:`RweSettings`."""
     jurors = tuple(split_list([jury])) if jury else DEFAULT_JURY
@@ -108,6 +114,12 @@ def build_settings(
         raise SettingsError(f"--rwe-max-attempts: {max_attempts} must be 1 or more")
     if retry_after_cap_s < 0:
         raise SettingsError(f"--rwe-retry-cap: {retry_after_cap_s:g} must be 0 or more")
+    if not deadline_s > 0:
+        raise SettingsError(f"--rwe-deadline: {deadline_s:g} must be more than 0 seconds "
+                            "(how long one rate-limited call keeps retrying)")
+    if not timeout_s > 0:
+        raise SettingsError(f"--rwe-timeout: {timeout_s:g} must be more than 0 seconds "
+                            "(how long one attempt may take)")
     return RweSettings(
         models=tuple(split_list(models)),
         jury=jurors,
@@ -120,4 +132,6 @@ def build_settings(
         concurrency=concurrency,
         max_attempts=max_attempts,
         retry_after_cap_s=retry_after_cap_s,
+        deadline_s=deadline_s,
+        timeout_s=timeout_s,
     )

@@ -27,21 +27,17 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Awaitable, Callable, Generator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pytest_rwe.leader import Deferral, DeferredCallFailed
 from pytest_rwe.providers.base import GenerationResult
+from pytest_rwe.store_budget import StoreBudget
+from pytest_rwe.store_claim import Claim, SingleFlight
+from pytest_rwe.store_flight import FlightLocks
 from pytest_rwe.store_key import prompt_sha256, request_key, store_key
-from pytest_rwe.store_lock import (
-    atomic_write_text,
-    break_lock,
-    ensure_gitignore,
-    release_lock,
-    try_lock,
-)
+from pytest_rwe.store_lock import atomic_write_text, ensure_gitignore
 from pytest_rwe.store_record import (
     CallKind,
     CallLabel,
@@ -50,8 +46,8 @@ from pytest_rwe.store_record import (
     StoreWarning,
     decode_record,
     encode_record,
-    miss_message,
 )
+from pytest_rwe.store_wait import LockWatcher, OwnerState
 
 __all__ = [
     "RECORD_MODES",
@@ -73,59 +69,21 @@ __all__ = [
 RecordMode = Literal["new", "none", "all"]
 RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
 
-_DEFER_POLL_S = 0.1
 
 
-@dataclass
-class Claim:
-    """The outcome of :meth:`ResponseStore.claim`.
-
-    ``result`` is a stored response to use without calling the model; when it is None this
-    process must call the model, :meth:`ResponseStore.save` a success, and :meth:`release`
-    the claim in any case (``with claim:`` does it). Saving releases it too.
-    """
-
-    call: CallLabel
-    key: str
-    result: GenerationResult | None
-    _store: ResponseStore | None = field(default=None, repr=False)
-    _token: str | None = field(default=None, repr=False)
-
-    @property
-    def must_call(self) -> bool:
-        return self.result is None
-
-    @property
-    def locked(self) -> bool:
-        """Whether this claim still holds the key's lock (not after save, release or a timeout)."""
-        return (
-            self._store is not None
-            and self._token is not None
-            and self._store._holds(self.key, self._token)
-        )
-
-    def release(self) -> None:
-        """Let waiting workers go on (idempotent); they call the model if nothing was saved."""
-        if self._store is not None and self._token is not None:
-            self._store._release(self.key, self._token)
-        self._token = None
-
-    def __enter__(self) -> Claim:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
-
-
-class ResponseStore:
+class ResponseStore(SingleFlight):
     """Stored model responses under ``root``; safe for many processes at once.
 
     ``run_id`` identifies one test session and must be shared by all its xdist workers (for
     example the controller's start time); in mode ``all`` an entry written under the same run
-    id counts as stored. ``wait_timeout`` bounds how long a claim waits for another worker's
-    call; a lock older than ``stale_lock_after`` seconds, or whose owner died, is broken.
-    ``shared=False`` says no other process uses the store during this run (no xdist): the
-    caller dedupes in memory, so claims skip the lock files.
+    id counts as stored. A claim waits for another process's call while that process is
+    working on it (alive, and with a fresh heartbeat in ``registry``: see
+    :mod:`pytest_rwe.store_budget`); a lock whose owner cannot be checked is waited for at
+    most ``wait_timeout`` seconds, then the model is called anyway (with a warning naming the
+    lock). A lock whose owner died or stopped working, or older than ``stale_lock_after``
+    seconds, is broken. ``shared=False`` says no other process uses the store (the caller
+    dedupes in memory), so claims skip the locks. ``locks`` chooses how keys are locked
+    (default: :func:`pytest_rwe.store_flight.flight_locks`).
     """
 
     def __init__(
@@ -138,6 +96,8 @@ class ResponseStore:
         stale_lock_after: float = 900.0,
         poll_interval: float = 0.05,
         shared: bool = True,
+        registry: StoreBudget | None = None,
+        locks: FlightLocks | None = None,
     ) -> None:
         if mode not in RECORD_MODES:
             raise ValueError(f"record mode {mode!r}; use one of {', '.join(RECORD_MODES)}")
@@ -148,6 +108,11 @@ class ResponseStore:
         self.stale_lock_after = stale_lock_after
         self.poll_interval = poll_interval
         self.shared = shared
+        self.registry = registry
+        self._locks = locks  # None: record locks where they work, else lock files
+        self._gitignored = False
+        self._watchers: dict[asyncio.AbstractEventLoop, LockWatcher] = {}
+        self._owners: dict[tuple[str, int, int | None], tuple[OwnerState, float]] = {}
         self._mutex = threading.Lock()
         self._counts: dict[str, int] = dict.fromkeys(StoreStats.__dataclass_fields__, 0)
         self._held: dict[str, str] = {}  # key -> token of a lock this object holds
@@ -157,9 +122,6 @@ class ResponseStore:
     def path_for(self, call: CallLabel, key: str) -> Path:
         """Where the response of ``call`` under ``key`` is (or would be) stored."""
         return self.root / call.relative_path(key)
-
-    def _lock_path(self, key: str) -> Path:
-        return self.root / ".locks" / f"{key}.lock"
 
     # -- reading -------------------------------------------------------------------------
     @property
@@ -253,106 +215,14 @@ class ResponseStore:
         )
         atomic_write_text(path, text)
         self._count("writes")
-        ensure_gitignore(self.root)
+        if not self._gitignored:
+            ensure_gitignore(self.root)
+            self._gitignored = True
         with self._mutex:
             token = self._held.get(key)
         if token is not None:
             self._release(key, token)
         return path
-
-    # -- single flight -------------------------------------------------------------------
-    def _try_claim(self, call: CallLabel, key: str) -> Claim | None:
-        """One non-blocking attempt; None means another process holds the key's lock."""
-        hit = self._read(call, key)
-        if hit is not None:
-            return Claim(call, key, hit)
-        if not self.shared:
-            return Claim(call, key, None)  # this process alone: nobody to wait for
-        lock = self._lock_path(key)
-        for _ in range(2):  # a second attempt right after breaking a stale lock
-            info = try_lock(lock, self.run_id)
-            if info is not None:
-                # The owner before us may have saved and released between our read and lock.
-                hit = self._read(call, key)
-                if hit is not None:
-                    release_lock(lock, info.token)
-                    return Claim(call, key, hit)
-                with self._mutex:
-                    self._held[key] = info.token
-                return Claim(call, key, None, self, info.token)
-            if not break_lock(lock, self.stale_lock_after):
-                return None
-            self._count("broken_locks")
-        return None
-
-    def _claimed(self, claim: Claim, waited: bool) -> Claim:
-        self._count("hits" if claim.result is not None else "misses")
-        if waited:
-            self._count("waits")
-        return claim
-
-    def _attempts(self, call: CallLabel, key: str,
-                  defer: Deferral | None) -> Generator[float, None, Claim]:
-        """Claim attempts: yields how long to sleep before the next one, returns the claim."""
-        if self.mode == "none":
-            hit = self._read(call, key)
-            if hit is None:
-                path = self.path_for(call, key)
-                raise StoreMissError(call, key, path, miss_message(call, path, self.root))
-            return self._claimed(Claim(call, key, hit), waited=False)
-        deadline = time.monotonic() + self.wait_timeout
-        interval = self.poll_interval
-        waited = False
-        while True:
-            if defer is not None:
-                hit = self._read(call, key)
-                if hit is not None:
-                    return self._claimed(Claim(call, key, hit), waited)
-                failed = defer.failure(key)
-                if failed is not None:
-                    raise DeferredCallFailed(failed)
-                if defer.is_working():
-                    # another process makes this call and is still at work: no time limit,
-                    # and short polls, since a test of ours is waiting for its answer
-                    deadline, waited = time.monotonic() + self.wait_timeout, True
-                    yield min(self.poll_interval, _DEFER_POLL_S)
-                    continue
-            claim = self._try_claim(call, key)
-            if claim is not None:
-                return self._claimed(claim, waited)
-            if time.monotonic() >= deadline:
-                # The owner may be stuck; a duplicate call beats a test that never ends.
-                self._count("wait_timeouts")
-                return self._claimed(Claim(call, key, None), waited=True)
-            waited = True
-            yield interval
-            interval = min(interval * 1.5, 0.5)
-
-    async def claim(self, call: CallLabel, key: str, *, defer: Deferral | None = None) -> Claim:
-        """The stored response, or the right to call the model (see :class:`Claim`).
-
-        When another worker is calling the model for the same key, wait (polling with short
-        sleeps) for its file; after ``wait_timeout`` seconds proceed without the lock. While
-        ``defer.is_working()``, another process will make the call: wait for its answer (or
-        raise :class:`DeferredCallFailed` when it gave up on it).
-        Mode ``none`` raises :class:`StoreMissError` on a miss.
-        """
-        attempts = self._attempts(call, key, defer)
-        while True:
-            # A lock file costs a file creation (half a millisecond on some disks): in a
-            # thread, so that a burst of claims does not stall every other call on the loop.
-            step = await asyncio.to_thread(_advance, attempts) if self.shared else _advance(
-                attempts)
-            if isinstance(step, Claim):
-                return step
-            await asyncio.sleep(step)
-
-    def claim_blocking(self, call: CallLabel, key: str) -> Claim:
-        """:meth:`claim` for synchronous callers (sleeps the thread while waiting)."""
-        attempts = self._attempts(call, key, None)
-        while not isinstance(step := _advance(attempts), Claim):
-            time.sleep(step)
-        return step
 
     async def get_or_call(
         self,
@@ -376,42 +246,8 @@ class ResponseStore:
             return claim.result
         with claim:
             result = await produce()
-            # fsync takes about a millisecond: keep it off the loop other calls run on.
-            await asyncio.to_thread(
-                self.save,
-                call,
-                key,
-                result,
-                provider=provider,
-                model=model,
-                settings=settings,
-                prompt_sha256=prompt_sha256,
-            )
+            # On the loop: a write is a file creation and a rename (a fraction of a
+            # millisecond, no fsync), less than the CPU a hop to a thread and back costs.
+            self.save(call, key, result, provider=provider, model=model, settings=settings,
+                      prompt_sha256=prompt_sha256)
             return result
-
-    def _holds(self, key: str, token: str) -> bool:
-        with self._mutex:
-            return self._held.get(key) == token
-
-    def _release(self, key: str, token: str) -> None:
-        with self._mutex:
-            if self._held.get(key) != token:
-                return
-            del self._held[key]
-        release_lock(self._lock_path(key), token)
-
-    def close(self) -> None:
-        """Release every lock this object still holds (e.g. at the end of a session)."""
-        with self._mutex:
-            held = list(self._held.items())
-        for key, token in held:
-            self._release(key, token)
-
-
-def _advance(attempts: Generator[float, None, Claim]) -> float | Claim:
-    """The next claim attempt: seconds to sleep before another, or the claim."""
-    try:
-        return next(attempts)
-    except StopIteration as done:
-        claim: Claim = done.value
-        return claim

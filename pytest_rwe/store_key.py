@@ -128,3 +128,21 @@ def request_key(provider: Provider, request: GenerationRequest, repeat: int = 0)
         settings={**provider.effective_settings(request.settings), **provider.key_extras()},
         repeat=repeat,
     )
+
+
+def request_hashes(provider: Provider, request: GenerationRequest,
+                   repeat: int = 0) -> tuple[str, str]:
+    """``(request_key(...), prompt_sha256(request.messages))``, the messages encoded once.
+
+    A judge prompt is over ten kilobytes and each call needs both hashes: the key's payload
+    is assembled around the messages' canonical text, which is exactly where
+    :func:`canonical_json` of the whole payload puts it (its keys sort as written here).
+    """
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 0:
+        raise ValueError(f"repeat is {repeat!r}; it must be an integer >= 0")
+    messages = canonical_json(_messages(request.messages))
+    settings = {**provider.effective_settings(request.settings), **provider.key_extras()}
+    payload = (f'{{"messages":{messages},"model":{canonical_json(provider.model)},'
+               f'"provider":{canonical_json(provider.name)},"repeat":{repeat},'
+               f'"settings":{canonical_json(settings)},"v":{KEY_VERSION}}}')
+    return _sha256(payload), _sha256(messages)

@@ -9,6 +9,7 @@ diff shows exactly which outputs changed. Every string in it goes through
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.redact import path_name, redact
+from pytest_rwe.redact import KEY_VARIABLES, path_name, redact
 from pytest_rwe.store_key import canonical
 
 CallKind = Literal["summary", "judge", "repair"]
@@ -186,7 +187,10 @@ def encode_record(
         "run_id": run_id,
         "recorded_at": recorded_at.isoformat(timespec="seconds"),
     }
-    return json.dumps(_redacted(record), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # the key variables are read once per record, not once per string
+    environ = {name: os.environ[name] for name in KEY_VARIABLES if name in os.environ}
+    return json.dumps(_redacted(record, environ), indent=2, sort_keys=True,
+                      ensure_ascii=False) + "\n"
 
 
 @dataclass(frozen=True)
@@ -236,16 +240,17 @@ def _optional_int(value: Any, name: str) -> int | None:
     return None if value is None else int(_typed(value, int, name))
 
 
-def _redacted(value: Any) -> Any:
+def _redacted(value: Any, environ: Mapping[str, str]) -> Any:
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, environ)
     if isinstance(value, dict):
         # A secret under a telling name (api_key, headers...) goes, whatever its shape.
         return {
-            k: "<redacted>" if _SECRET_NAME.search(k) else _redacted(v) for k, v in value.items()
+            k: "<redacted>" if _SECRET_NAME.search(k) else _redacted(v, environ)
+            for k, v in value.items()
         }
     if isinstance(value, list):
-        return [_redacted(v) for v in value]
+        return [_redacted(v, environ) for v in value]
     return value
 
 

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from pytest_rwe.testing.fake_server import FakeServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "cases" / "studies"
@@ -133,3 +138,18 @@ def summarizing_responder(studies: Path) -> Callable[[str, str, str], str | None
         return None
 
     return respond
+
+
+@contextmanager
+def vendor_suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, *,
+                 latency_s: float) -> Iterator[FakeServer]:
+    """A suite of the vendor model and jury, the recorder conftest, and a fake server the
+    SDKs reach through their own base-URL variables (with fake keys)."""
+    from pytest_rwe.testing.fake_server import FakeServer
+
+    folder = make_suite(pytester, models=VENDOR_MODEL, jury=VENDOR_JURY)
+    pytester.makeconftest(RECORDER)
+    with FakeServer(latency_s=latency_s, responder=summarizing_responder(folder)) as fake:
+        for name, value in {**FAKE_KEYS, **fake.env()}.items():
+            monkeypatch.setenv(name, value)
+        yield fake

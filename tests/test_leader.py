@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_rwe.leader import RunLeader, worker_role
+from pytest_rwe.store_lock import LockInfo, process_start
 
 
 class Clock:
@@ -147,3 +149,64 @@ def test_the_first_worker_to_claim_leads(tmp_path: Path) -> None:
 ])
 def test_worker_role(workerinput: dict[str, object] | None, role: str) -> None:
     assert worker_role(workerinput) == role
+
+
+def test_a_killed_leader_not_yet_reaped_is_not_waited_for(tmp_path: Path) -> None:
+    # xdist leaves a killed worker a zombie until it reaps it: kill(pid, 0) still succeeds
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        path = RunLeader(tmp_path, "run-1").path
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({"state": "working", "pid": child.pid,
+                                    "host": socket.gethostname(),
+                                    "start": process_start(child.pid)}))
+        assert follower(tmp_path, Clock()).is_working()
+        child.kill()
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # dead, left unreaped
+        os.kill(child.pid, 0)
+        assert not follower(tmp_path, Clock()).is_working()
+    finally:
+        child.wait()
+
+
+def test_a_note_whose_pid_now_belongs_to_another_process_is_not_waited_for(
+        tmp_path: Path) -> None:
+    path = RunLeader(tmp_path, "run-1").path
+    path.parent.mkdir(parents=True)
+    mine = process_start()
+    path.write_text(json.dumps({"state": "working", "pid": os.getpid(),
+                                "host": socket.gethostname(),
+                                "start": None if mine is None else mine + 1}))
+    assert follower(tmp_path, Clock()).is_working() is (mine is None)
+
+
+def test_a_live_leader_whose_heartbeat_stopped_is_not_waited_for(tmp_path: Path) -> None:
+    leader = RunLeader(tmp_path, "run-1")
+    leader.announce("working")
+    hung: list[LockInfo] = []
+
+    def stopped(owner: LockInfo) -> bool:
+        hung.append(owner)
+        return True
+
+    reader = RunLeader(tmp_path, "run-1", clock=Clock(), recheck_s=0.0, hung=stopped)
+    assert not reader.is_working()
+    assert hung and hung[0].pid == os.getpid() and hung[0].start == process_start()
+
+
+def test_a_follower_tells_a_lost_leader_from_one_that_is_done(tmp_path: Path) -> None:
+    clock = Clock()
+    leader, reader = RunLeader(tmp_path, "run-1"), follower(tmp_path, clock, start_grace_s=10)
+    clock.now = 1.0
+    assert not reader.lost()  # not started yet: within the grace
+    clock.now = 12.0
+    assert reader.lost()  # never came
+    leader.announce("working")
+    assert not reader.lost() and reader.is_working()
+    leader.announce("done")
+    assert not reader.lost() and not reader.is_working()  # done: nothing to take over
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    leader.path.write_text(json.dumps({"state": "working", "pid": int(dead.stdout),
+                                       "host": socket.gethostname()}))
+    assert reader.lost()  # died while working: its work is to be taken over

@@ -248,7 +248,7 @@ def test_mode_new_calls_once_then_replays(tmp_path: Path) -> None:
     assert claim.must_call and claim.locked
     save(store, SUMMARY, key, result())
     assert not claim.locked  # saving released the claim
-    assert not (tmp_path / ".locks" / f"{key}.lock").exists()
+    assert store.locks.held([key]) == set()
     again = asyncio.run(store.claim(SUMMARY, key))
     assert again.result is not None and again.result.replayed
     stats = store.stats
@@ -372,3 +372,23 @@ def test_a_model_on_its_own_server_has_its_own_keys() -> None:
     # a model without a server of its own keeps the key it always had
     plain = create_provider("openai/gpt-4.1")
     assert plain.key_extras() == {}
+
+
+def test_request_hashes_are_the_key_and_the_prompt_hash() -> None:
+    from pytest_rwe.providers.base import GenerationRequest, GenerationSettings, Message
+    from pytest_rwe.providers.registry import create_provider
+    from pytest_rwe.store_key import prompt_sha256, request_hashes, request_key
+
+    texts = ["plain", 'quotes " and \\\\ backslash', "ünïcödé ✓ and \u2028", "{\"json\": [1]}"]
+    for name in ("openai/gpt-4.1", "openai/o4-mini", "anthropic/claude-sonnet-4-20250514",
+                 "google/gemini-2.5-pro", "openai/llama3.1@http://127.0.0.1:11434/v1"):
+        provider = create_provider(name)
+        for i, text in enumerate(texts):
+            request = GenerationRequest(
+                messages=(Message("user", text), Message("assistant", text[::-1])),
+                settings=GenerationSettings(temperature=0.5 if i % 2 else 0.0,
+                                            max_output_tokens=None if i < 2 else 100))
+            for repeat in (0, 3):
+                assert request_hashes(provider, request, repeat) == (
+                    request_key(provider, request, repeat), prompt_sha256(request.messages))
+

@@ -19,7 +19,15 @@ import pytest
 from store_testkit import MESSAGES, SETTINGS, SUMMARY, key_of, result, save
 
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.store import CallLabel, DeferredCallFailed, ResponseStore, prompt_sha256
+from pytest_rwe.store import (
+    CallLabel,
+    DeferredCallFailed,
+    ResponseStore,
+    StoreWarning,
+    prompt_sha256,
+)
+from pytest_rwe.store_flight import FileLocks, RangeLocks
+from pytest_rwe.store_lock import process_start
 
 # -- single flight ----------------------------------------------------------------------------
 
@@ -62,53 +70,72 @@ def test_a_failed_call_is_not_stored_and_frees_the_key(tmp_path: Path) -> None:
                 prompt_sha256="0" * 64,
             )
         )
-    assert not (tmp_path / ".locks" / f"{key}.lock").exists()
+    assert store.locks.held([key]) == set()
     assert store.lookup(SUMMARY, key) is None
     assert store.claim_blocking(SUMMARY, key).must_call
 
 
-def _write_lock(path: Path, pid: int, created: float, host: str | None = None) -> None:
+def _write_lock(path: Path, pid: int, created: float, host: str | None = None,
+                start: int | None = None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    info = {"pid": pid, "host": host or socket.gethostname(), "created": created}
+    info = {"pid": pid, "host": host or socket.gethostname(), "created": created, "start": start}
     path.write_text(json.dumps({**info, "token": "t", "run_id": "r"}))
 
 
-def test_stale_locks_are_broken(tmp_path: Path) -> None:
-    store = ResponseStore(tmp_path, "new", stale_lock_after=60, wait_timeout=5)
+def _zombie() -> subprocess.Popen[bytes]:
+    """A child killed but not reaped: kill(pid, 0) still finds it (as xdist leaves a worker)."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    child.kill()
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # exited, left unreaped
+    os.kill(child.pid, 0)  # the pid still answers
+    return child
+
+
+def test_stale_lock_files_are_broken(tmp_path: Path) -> None:
+    # lock files: the fallback where record locks do not work
+    store = ResponseStore(tmp_path, "new", stale_lock_after=60, wait_timeout=5,
+                          locks=FileLocks(tmp_path))
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    for i, (pid, age, host) in enumerate(
-        [
-            (dead.pid, 0.0, None),  # owner died
-            (os.getpid(), 3600.0, None),  # alive but far older than the timeout
-            (os.getpid(), 3600.0, "another-host"),  # cannot see the owner: the age decides
-        ]
-    ):
-        key = key_of(repeat=i)
-        _write_lock(tmp_path / ".locks" / f"{key}.lock", pid, time.time() - age, host)
-        started = time.monotonic()
-        claim = store.claim_blocking(SUMMARY, key)
-        assert claim.must_call and claim.locked
-        assert time.monotonic() - started < 1.0
-        claim.release()
+    zombie = _zombie()
+    mine = process_start()
+    cases = [
+        (dead.pid, 0.0, None, None),  # owner died
+        (zombie.pid, 0.0, None, None),  # owner killed, not yet reaped
+        (os.getpid(), 0.0, None, (mine or 0) + 1),  # the pid now belongs to another process
+        (os.getpid(), 3600.0, None, mine),  # alive but far older than the timeout
+        (os.getpid(), 3600.0, "another-host", None),  # cannot see the owner: the age decides
+    ]
+    try:
+        for i, (pid, age, host, start) in enumerate(cases):
+            key = key_of(repeat=i)
+            _write_lock(tmp_path / ".locks" / f"{key}.lock", pid, time.time() - age, host, start)
+            claim = store.claim_blocking(SUMMARY, key)
+            assert claim.must_call and claim.locked, cases[i]
+            claim.release()
+    finally:
+        zombie.wait()
+    assert store.stats.waits == 0  # each was broken at the first attempt, not waited out
     # a lock file left empty by a process killed right after creating it
     key = key_of(repeat=9)
     torn = tmp_path / ".locks" / f"{key}.lock"
     torn.write_text("")
     os.utime(torn, (time.time() - 60, time.time() - 60))
     assert store.claim_blocking(SUMMARY, key).locked
-    assert store.stats.broken_locks == 4
+    assert store.stats.broken_locks == len(cases) + 1
 
 
-def test_a_live_lock_is_waited_for_then_the_waiter_proceeds(tmp_path: Path) -> None:
-    store = ResponseStore(tmp_path, "new", wait_timeout=0.3, poll_interval=0.02)
+def test_a_live_lock_that_cannot_be_checked_is_waited_for_then_the_waiter_proceeds(
+        tmp_path: Path) -> None:
+    store = ResponseStore(tmp_path, "new", wait_timeout=0.3, poll_interval=0.02,
+                          locks=FileLocks(tmp_path))
     key = key_of()
-    _write_lock(tmp_path / ".locks" / f"{key}.lock", os.getpid(), time.time())
-    started = time.monotonic()
-    claim = asyncio.run(store.claim(SUMMARY, key))
-    assert time.monotonic() - started >= 0.3
+    # another host's fresh lock: its owner's liveness cannot be read from here
+    _write_lock(tmp_path / ".locks" / f"{key}.lock", 1, time.time(), "another-host")
+    with pytest.warns(StoreWarning, match=r"waited 0.3 s for process 1 on another-host"):
+        claim = asyncio.run(store.claim(SUMMARY, key))
     assert claim.must_call and not claim.locked
-    assert store.stats.wait_timeouts == 1
+    assert store.stats.wait_timeouts == 1 and store.stats.waits == 1
     # the other owner's lock is left alone
     save(store, SUMMARY, key, result())
     assert (tmp_path / ".locks" / f"{key}.lock").exists()
@@ -141,7 +168,7 @@ def test_a_deferred_claim_waits_for_the_leaders_answer_past_the_wait_timeout(
         waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=Leader()))
         await asyncio.sleep(0.3)
         assert not waiting.done()
-        assert not (tmp_path / ".locks" / f"{key}.lock").exists()  # the follower never locks
+        assert follower.locks.held([key]) == set()  # the follower never locks
         save(leader, SUMMARY, key, result())
         return (await asyncio.wait_for(waiting, 2)).result
 
@@ -190,7 +217,7 @@ def test_a_call_the_leader_gave_up_on_fails_the_follower_with_its_message(
 
     with pytest.raises(DeferredCallFailed, match="the prompt is too long"):
         asyncio.run(scenario())
-    assert not (tmp_path / ".locks" / f"{key}.lock").exists()  # and never took the key
+    assert follower.locks.held([key]) == set()  # and never took the key
 
 
 def _claiming_worker(root: str, mode: str, calls_file: str, barrier: Any, out: Any) -> None:
@@ -239,7 +266,8 @@ def test_two_processes_claiming_one_key_call_once(tmp_path: Path, mode: str) -> 
     assert sorted(replayed for _, replayed in results) == [False, True]
     stored = ResponseStore(tmp_path, "new").lookup(SUMMARY, key_of())
     assert stored is not None and stored.text == texts.pop()
-    assert not list((tmp_path / ".locks").iterdir())
+    assert not list((tmp_path / ".locks").glob("*.lock"))
+    assert RangeLocks(tmp_path).held([key_of()]) == set()  # and no key is still locked
 
 
 def _sweeping_worker(root: str, calls_file: str, barrier: Any, seed: int) -> None:

@@ -15,11 +15,9 @@ from e2e_kit import (
     FAKE_KEYS,
     RECORDER,
     STUDIES,
-    VENDOR_JURY,
     VENDOR_MODEL,
-    make_suite,
     read_records,
-    summarizing_responder,
+    vendor_suite,
     xdist_args,
 )
 
@@ -31,11 +29,7 @@ CALLS_PER_PAIR = 1 + 3 * 3  # one summary, then three jurors x three criteria
 
 @pytest.fixture
 def server(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServer]:
-    folder = make_suite(pytester, models=VENDOR_MODEL, jury=VENDOR_JURY)
-    pytester.makeconftest(RECORDER)
-    with FakeServer(latency_s=0.01, responder=summarizing_responder(folder)) as fake:
-        for name, value in {**FAKE_KEYS, **fake.env()}.items():
-            monkeypatch.setenv(name, value)
+    with vendor_suite(pytester, monkeypatch, latency_s=0.01) as fake:
         yield fake
 
 

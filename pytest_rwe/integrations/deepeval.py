@@ -11,10 +11,12 @@ the summary, and ``metadata["rwe_study"]`` the study as its JSON mapping (the fi
 
 Each metric asks every juror about its one criterion (one call per juror). ``score`` is the
 jury mean, ``success`` is ``score >= threshold``, ``reason`` quotes every juror. A juror that
-abstains (its call failed, or its reply stayed unreadable after one repair) is named in the
-reason and left out of the mean; when every juror abstains the metric raises
-:class:`JuryAbstainedError` with ``score=None`` and ``error`` set (deepeval's convention for
-a metric that could not be computed), never a made-up 0 or 1.
+abstains (its reply stayed unreadable after one repair) is named in the reason and left out
+of the mean; when every juror abstains the metric raises :class:`JuryAbstainedError` with
+``score=None`` and ``error`` set (deepeval's convention for a metric that could not be
+computed), never a made-up 0 or 1. A juror that could not be asked (its call failed for
+good, or provider code raised) raises :class:`JurorCallError` the same way: a score from
+the jurors left would hide that the jury shrank.
 
 Jurors default to ``builtin/rules`` (offline, deterministic). Metrics with the same jury
 configuration share one engine (event-loop thread, provider clients, response store), closed
@@ -59,8 +61,10 @@ __all__ = [
     "STUDY_KEY",
     "Completeness",
     "DirectionOfEffect",
+    "JurorCallError",
     "JuryAbstainedError",
     "JuryConfig",
+    "JuryError",
     "NumbersAccurate",
     "RweDeepEvalLLM",
     "RweJuryMetric",
@@ -73,8 +77,16 @@ __all__ = [
 STUDY_KEY = "rwe_study"
 
 
-class JuryAbstainedError(RuntimeError):
+class JuryError(RuntimeError):
+    """The jury gave no score to report (see the subclasses)."""
+
+
+class JuryAbstainedError(JuryError):
     """Every juror abstained on a criterion: there is no score to report."""
+
+
+class JurorCallError(JuryError):
+    """A juror could not be asked (its call failed for good): the metric is not computed."""
 
 
 def rwe_test_case(
@@ -242,6 +254,13 @@ class RweJuryMetric(BaseMetric):  # type: ignore[misc]
         self.verdict = judged
         self.score_breakdown = {s.juror: s.score for s in judged.scores}
         self.reason = _reason(judged, self.threshold) if self.include_reason else None
+        if judged.errors:
+            self.success = False
+            self.error = (f"{judged.errors} of {len(judged.scores)} jurors could not be asked "
+                          f"on {self.criterion} (see the reason for each cause), so there is "
+                          "no score from the whole jury")
+            self.reason = _reason(judged, self.threshold)
+            raise JurorCallError(f"{self.display_name}: {self.error}\n{self.reason}")
         mean = judged.mean
         if mean is None:
             self.success = False

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import time
+import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -77,6 +78,18 @@ def vendor_options(
             f"{full_name}: option timeout_s must be a positive number of seconds, got {timeout!r}"
         )
     return VendorOptions(base_url, api_key, " or ".join(variables), timeout_s)
+
+
+def budget_key(provider: str, options: VendorOptions, variable: str, default: str,
+               environ: Mapping[str, str] | None = None) -> str:
+    """``provider@server``: calls to one server share a budget (``user:pass@`` left out)."""
+    env = os.environ if environ is None else environ
+    url = options.base_url or env.get(variable) or default
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    return f"{provider}@{parts.scheme}://{host}{parts.path.rstrip('/')}"
 
 
 def require_key(full_name: str, options: VendorOptions) -> str:
@@ -170,7 +183,8 @@ def status_error(
 def transport_error(model: str, exc: BaseException, timeout_s: float) -> ProviderError:
     """A retryable ProviderError for a timeout or a connection failure."""
     if is_timeout(exc):
-        text = f"no answer within {timeout_s:g} s (timeout_s); the request timed out"
+        text = (f"no answer within {timeout_s:g} s; raise --rwe-timeout (ini rwe_timeout) "
+                "if the model needs longer")
     else:
         text = f"connection failed ({type(exc).__name__}: {exc})"
     return ProviderError(model, redact(text), retryable=True)

@@ -65,6 +65,7 @@ class AnthropicProvider(Provider):
 
     name = "anthropic"
     key_variables = ("ANTHROPIC_API_KEY",)
+    accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(model, options)
@@ -109,6 +110,10 @@ class AnthropicProvider(Provider):
             )
             self._loop = loop
         return self._client
+
+    def budget_key(self) -> str:
+        return _vendor.budget_key(self.name, self._options, "ANTHROPIC_BASE_URL",
+                                  "https://api.anthropic.com")
 
     def load_sdk(self) -> None:
         import anthropic  # noqa: F401 - imported for its side effect: the module is loaded

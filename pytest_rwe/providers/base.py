@@ -120,6 +120,8 @@ class Provider(abc.ABC):
     key_variables: tuple[str, ...] = ()
     #: whether calls go through the response store (builtin models are instant and exact)
     uses_store: bool = True
+    #: whether the ``timeout_s`` option is understood (``--rwe-timeout`` is passed in it)
+    accepts_timeout: bool = False
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         self.model = model
@@ -136,6 +138,11 @@ class Provider(abc.ABC):
     @abc.abstractmethod
     async def generate(self, request: GenerationRequest) -> GenerationResult:
         """Run one request. Raise :class:`ProviderError` when it fails for good."""
+
+    def budget_key(self) -> str:
+        """Which concurrency budget this model's calls share: its provider and server (the
+        vendor providers add the base URL, without credentials)."""
+        return self.name
 
     def key_extras(self) -> Mapping[str, Any]:
         """What else makes this model's answers differ, for the store key (e.g. its server)."""

@@ -60,6 +60,7 @@ class GoogleProvider(Provider):
 
     name = "google"
     key_variables = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+    accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(model, options)
@@ -121,6 +122,10 @@ class GoogleProvider(Provider):
             thinking_config=types.ThinkingConfig(thinking_budget=budget) if budget else None,
             **sent,
         )
+
+    def budget_key(self) -> str:
+        return _vendor.budget_key(self.name, self._options, "GOOGLE_GEMINI_BASE_URL",
+                                  "https://generativelanguage.googleapis.com")
 
     def load_sdk(self) -> None:
         from google import genai  # noqa: F401 - imported for its side effect: the module is loaded

@@ -52,6 +52,7 @@ class OpenAIProvider(Provider):
 
     name = "openai"
     key_variables = ("OPENAI_API_KEY",)
+    accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(model, options)
@@ -93,6 +94,10 @@ class OpenAIProvider(Provider):
             )
             self._loop = loop
         return self._client
+
+    def budget_key(self) -> str:
+        return _vendor.budget_key(self.name, self._options, "OPENAI_BASE_URL",
+                                  "https://api.openai.com/v1")
 
     def load_sdk(self) -> None:
         import openai  # noqa: F401 - imported for its side effect: the module is loaded

@@ -129,11 +129,15 @@ def _key_variables(prefix: str) -> tuple[str, ...]:
     return provider_class(prefix).key_variables
 
 
-def create_provider(name: str, options: Mapping[str, Any] | None = None) -> Provider:
-    """Instantiate the provider for a model name."""
+def create_provider(name: str, options: Mapping[str, Any] | None = None, *,
+                    timeout_s: float | None = None) -> Provider:
+    """Instantiate the provider for a model name; ``timeout_s`` (``--rwe-timeout``) is
+    passed to providers that take it, unless ``options`` set their own."""
     resolved = resolve_name(name)
     cls = provider_class(resolved.provider)
     merged = dict(options or {})
     if resolved.base_url:
         merged.setdefault("base_url", resolved.base_url)
+    if timeout_s is not None and cls.accepts_timeout:
+        merged.setdefault("timeout_s", timeout_s)
     return cls(resolved.model, merged)

@@ -127,21 +127,43 @@ def agreement(records: Sequence[Record], jurors: Sequence[str]) -> dict[str, dic
     return result
 
 
-def abstentions(records: Sequence[Record], models: Sequence[str],
-                jurors: Sequence[str]) -> dict[str, Any]:
-    """Abstention counts in total, per juror and per model, each per criterion."""
+def juror_status(answer: Mapping[str, Any]) -> str:
+    """"scored", "abstained" (answered unreadably) or "error" (could not be asked); records
+    older than the status field count every missing score as an abstention."""
+    status = answer.get("status")
+    if status in ("scored", "abstained", "error"):
+        return str(status)
+    return "abstained" if answer.get("score") is None else "scored"
+
+
+def _count_status(records: Sequence[Record], models: Sequence[str], jurors: Sequence[str],
+                  status: str) -> dict[str, Any]:
     by_juror = {j: dict.fromkeys(CRITERIA, 0) for j in jurors}
     by_model = {m: dict.fromkeys(CRITERIA, 0) for m in models}
     total = 0
     for record in records:
         for criterion, verdict in (record.get("verdict") or {}).items():
             for answer in verdict["jurors"]:
-                if answer["score"] is None:
+                if juror_status(answer) == status:
                     total += 1
                     by_juror.setdefault(str(answer["juror"]), dict.fromkeys(CRITERIA, 0))
                     by_juror[str(answer["juror"])][criterion] += 1
                     by_model[str(record["model"])][criterion] += 1
     return {"total": total, "by_juror": by_juror, "by_model": by_model}
+
+
+def abstentions(records: Sequence[Record], models: Sequence[str],
+                jurors: Sequence[str]) -> dict[str, Any]:
+    """Abstentions (a juror answered, unreadably after one repair) in total, per juror and
+    per model, each per criterion. Jurors that could not be asked are :func:`juror_errors`."""
+    return _count_status(records, models, jurors, "abstained")
+
+
+def juror_errors(records: Sequence[Record], models: Sequence[str],
+                 jurors: Sequence[str]) -> dict[str, Any]:
+    """Jurors that could not be asked (a failed call, a bug in provider code), counted like
+    :func:`abstentions` and apart from them."""
+    return _count_status(records, models, jurors, "error")
 
 
 def badge_grid(records: Sequence[Record]) -> dict[str, dict[str, str]]:
@@ -296,6 +318,7 @@ def aggregate(records: Sequence[Record], settings: ReportSettings, *,
                    "resolution": _resolution_dict(resolution)},
         "agreement": agreement(ordered, jurors),
         "abstentions": abstentions(ordered, names, jurors),
+        "juror_errors": juror_errors(ordered, names, jurors),
         "badges": badges,
         "bradley_terry": bt_section,
         "differences_from_top": diffs_section,

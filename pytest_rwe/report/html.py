@@ -18,6 +18,7 @@ from pytest_rwe import escape
 from pytest_rwe.report.html_assets import CSS, ERROR_HOOK, SCRIPT
 from pytest_rwe.report.html_charts import Bar, bar_chart, colour, point_chart
 from pytest_rwe.report.html_findings import FINDINGS_CSS, summary_with_findings
+from pytest_rwe.report.run_section import run_html
 from pytest_rwe.report.terminal import (
     SHORT,
     bt_basis,
@@ -180,20 +181,28 @@ def _charts(report: Mapping[str, Any], index: Mapping[str, int]) -> str:
 
 def _agreement(report: Mapping[str, Any]) -> str:
     by_juror = report["abstentions"]["by_juror"]
+    errors = (report.get("juror_errors") or {"by_juror": {}})["by_juror"]
     rows = "".join(
         f"<tr><td>{e(c)}</td><td class=\"num\">{fmt(cell['kappa'])}</td>"
         f"<td class=\"num\">{fmt(cell['observed'])}</td><td class=\"num\">{cell['subjects']}"
         f"</td><td class=\"num\">{sum(counts[c] for counts in by_juror.values())}</td>"
+        f"<td class=\"num\">{sum(counts[c] for counts in errors.values())}</td>"
         f"<td>{e(cell['note'] or '')}</td></tr>"
         for c, cell in report["agreement"].items())
-    juror_rows = "".join(
-        f"<tr><td><code>{e(j)}</code></td>"
-        + "".join(f'<td class="num">{counts.get(c, 0)}</td>' for c in CRITERIA) + "</tr>"
-        for j, counts in by_juror.items())
     return ("<h2>Jury agreement</h2><table><tr><th>criterion</th><th>Fleiss' kappa</th>"
-            "<th>observed agreement</th><th>summaries</th><th>abstentions</th><th>note</th></tr>"
-            + rows + "</table><table><tr><th>abstentions by juror</th>"
-            + "".join(f"<th>{e(c)}</th>" for c in CRITERIA) + "</tr>" + juror_rows + "</table>")
+            "<th>observed agreement</th><th>summaries</th><th>abstentions</th>"
+            "<th>errors (could not be asked)</th><th>note</th></tr>"
+            + rows + "</table>" + _by_juror("abstentions by juror", by_juror)
+            + _by_juror("errors by juror (could not be asked)", errors))
+
+
+def _by_juror(title: str, counts: Mapping[str, Mapping[str, int]]) -> str:
+    rows = "".join(
+        f"<tr><td><code>{e(j)}</code></td>"
+        + "".join(f'<td class="num">{by.get(c, 0)}</td>' for c in CRITERIA) + "</tr>"
+        for j, by in counts.items())
+    return (f"<table><tr><th>{e(title)}</th>" + "".join(f"<th>{e(c)}</th>" for c in CRITERIA)
+            + "</tr>" + rows + "</table>")
 
 
 def _self_judging(report: Mapping[str, Any]) -> str:
@@ -334,7 +343,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         _header(report), _gate(report), _ranking(report, index), _charts(report, index),
         _self_judging(report), _repeats(report), _agreement(report), _sensitivity(report),
         _grid(report, models),
-        _drilldown(report, models)])
+        _drilldown(report, models), run_html(report)])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{e(CSP)}">'

@@ -13,6 +13,7 @@ from typing import Any
 
 from pytest_rwe import escape
 from pytest_rwe.drift.render import baseline_markdown
+from pytest_rwe.report.run_section import run_markdown
 from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
@@ -113,9 +114,12 @@ def _agreement(report: Mapping[str, Any]) -> list[str]:
     for criterion, cell in report["agreement"].items():
         kappa = fmt(cell["kappa"]) if cell["kappa"] is not None else "n/a"
         abstained = sum(counts[criterion] for counts in report["abstentions"]["by_juror"].values())
-        rows.append([criterion, kappa, str(cell["subjects"]), str(abstained),
+        errors = report.get("juror_errors") or {"by_juror": {}}
+        errored = sum(counts[criterion] for counts in errors["by_juror"].values())
+        rows.append([criterion, kappa, str(cell["subjects"]), str(abstained), str(errored),
                      esc(cell["note"] or "")])
-    return _table(["criterion", "Fleiss' kappa", "summaries", "abstentions", "note"], rows)
+    return _table(["criterion", "Fleiss' kappa", "summaries", "abstentions",
+                   "errors (could not be asked)", "note"], rows)
 
 
 def _badges(report: Mapping[str, Any]) -> list[str]:
@@ -221,5 +225,5 @@ def render_markdown(report: Mapping[str, Any]) -> str:
             *_ranking(report), "", *_self_judging(report), *_repeats(report),
             "### Jury agreement", "", *_agreement(report), "", *_claims(report),
             "### Badges", "",
-            *_badges(report), *_failures(report), ""]
+            *_badges(report), *_failures(report), "", *run_markdown(report)]
     return "\n".join(body)

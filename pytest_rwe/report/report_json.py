@@ -19,7 +19,7 @@ from typing import Any
 
 from pytest_rwe import escape
 from pytest_rwe.redact import redact_deep
-from pytest_rwe.report.aggregate import Record, aggregate, sorted_records
+from pytest_rwe.report.aggregate import Record, aggregate, juror_status, sorted_records
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.evidence import quorum_met
 from pytest_rwe.report.repeats import repeat_passes
@@ -49,9 +49,9 @@ def _juror_entry(juror: Mapping[str, Any]) -> dict[str, Any]:
     """A juror's answer; the rules juror's ``findings`` and the ``quotes`` (and
     ``misquotes``) of an LLM juror's explanation when the record has them."""
     entry = {"juror": juror["juror"], "score": juror["score"],
-             "explanation": juror.get("explanation", "")}
-    if "status" in juror:
-        entry["status"] = juror["status"]
+             "explanation": juror.get("explanation", ""),
+             # scored, abstained (answered unreadably) or error (could not be asked)
+             "status": juror_status(juror), "error": juror.get("error")}
     for key in ("findings", "quotes", "misquotes"):
         if key in juror:
             entry[key] = juror[key]
@@ -100,11 +100,14 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
                  thresholds: Mapping[str, float] | None = None,
                  prompts: Mapping[str, Any] | None = None,
                  meta: Mapping[str, Any] | None = None,
-                 no_study: str | None = None) -> dict[str, Any]:
+                 no_study: str | None = None,
+                 run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The whole report: run description, aggregates, and every result; redacted.
 
     ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
     values; the plugin passes the real ones). ``no_study`` is why the run found no study.
+    ``run`` is the run section (calls, retries, 429s, each endpoint's concurrency:
+    :meth:`pytest_rwe.progress.Progress.run_section`).
     """
     from pytest_rwe import __version__
 
@@ -132,11 +135,13 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "sensitivity": sections["sensitivity"],
         "agreement": sections["agreement"],
         "abstentions": sections["abstentions"],
+        "juror_errors": sections["juror_errors"],
         "badges": sections["badges"],
         "repeats": sections["repeats"],
         "self_judging": sections["self_judging"],
         "gate": sections["gate"],
         "results": [result_entry(r) for r in sorted_records(records)],
+        "run": dict(run) if run is not None else None,
     }
     redacted: dict[str, Any] = redact_deep(report)
     return redacted

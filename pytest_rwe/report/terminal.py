@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe.drift.render import baseline_lines, gate_lines
+from pytest_rwe.report.run_section import run_lines
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -172,15 +173,21 @@ def _agreement(report: Mapping[str, Any]) -> list[Line]:
                            f"({jurors} juror{'s' if jurors != 1 else ''}): ", "bold"),
                           ("; ".join(parts), None)]]
     lines += [[(f"  n/a: {note}", None)] for note in sorted(notes)]
-    abst = report["abstentions"]
-    if abst["total"]:
-        detail = "; ".join(
-            f"{juror} " + ", ".join(f"{SHORT[c]} {n}" for c, n in counts.items() if n)
-            for juror, counts in abst["by_juror"].items() if any(counts.values()))
-        lines.append([("abstentions: ", "bold"), (f"{abst['total']} ({detail})", "yellow")])
-    else:
-        lines.append([("abstentions: ", "bold"), ("none", None)])
+    lines.append(_juror_counts("abstentions", report["abstentions"], "yellow"))
+    errors = report.get("juror_errors")
+    if errors is not None:
+        lines.append(_juror_counts("juror errors (could not be asked)", errors, "red"))
     return lines
+
+
+def _juror_counts(title: str, counts: Mapping[str, Any], colour: str) -> Line:
+    """``title: N (juror criterion n, ...)``, or ``title: none``."""
+    if not counts["total"]:
+        return [(f"{title}: ", "bold"), ("none", None)]
+    detail = "; ".join(
+        f"{juror} " + ", ".join(f"{SHORT[c]} {n}" for c, n in by_criterion.items() if n)
+        for juror, by_criterion in counts["by_juror"].items() if any(by_criterion.values()))
+    return [(f"{title}: ", "bold"), (f"{counts['total']} ({detail})", colour)]
 
 
 def _badges(report: Mapping[str, Any]) -> list[Line]:
@@ -308,7 +315,7 @@ def render_summary(report: Mapping[str, Any]) -> list[Line]:
         return [*lines, [("  no evaluation in this run: nothing to report (see the gate below)",
                           "red")], *baseline_lines(report)]
     for part in (_means, _rubric, _differences, _agreement, _self_judging, _claims, _repeats,
-                 _badges, _sensitivity, baseline_lines):
+                 _badges, _sensitivity, baseline_lines, run_lines):
         lines += part(report)
     return lines
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import socket
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
@@ -21,6 +23,7 @@ from pytest_rwe.testing.fake_wire import (
 
 if TYPE_CHECKING:
     from pytest_rwe.testing.fake_server import FakeServer
+
 
 _GEMINI_PATH = re.compile(r"^/(v1[a-z0-9]*)/models/([^/:]+):generateContent$")
 _SECRET_HEADERS = frozenset(
@@ -66,12 +69,15 @@ class Handler(BaseHTTPRequestHandler):
             "body_hash": body_hash(raw),
             "headers": _safe_headers(self.headers.items()),
             "body": body if fake.keep_bodies else None,
+            "client": ":".join(str(part) for part in self.client_address[:2]),
         }
-        if not fake._admit(vendor):
-            wait = fake.retry_after_s
-            fake._record(record, status=429, fault="cap")
-            message = f"Rate limit reached: more than {fake._caps[vendor]} concurrent requests."
-            self._send(429, error_body(vendor, 429, message, retry_after_s=wait), retry_after=wait)
+        if not fake._admit(vendor, record["client"]):
+            wait, status = fake.retry_after_s, fake.overload_status
+            fake._record(record, status=status, fault="cap")
+            message = (f"Rate limit reached: more than {fake._caps[vendor]} concurrent requests."
+                       if status == 429 else "The server is overloaded; try again later.")
+            self._send(status, error_body(vendor, status, message, retry_after_s=wait),
+                       retry_after=wait)
             return
         try:
             answer = self._answer(fake, vendor, model, body, record)
@@ -79,8 +85,10 @@ class Handler(BaseHTTPRequestHandler):
             # Released (and recorded) before the answer goes out: a client that sends its
             # next request as soon as it reads this one must not find the slot still taken.
             fake._release(vendor)
-        if answer is None:  # a timeout: drop the connection without an answer
+        if answer is None:  # a timeout or a drop: close the connection without an answer
             self.close_connection = True
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_RDWR)
         else:
             self._send_raw(*answer)
 
@@ -91,6 +99,9 @@ class Handler(BaseHTTPRequestHandler):
         prompt = prompt_text(vendor, body)
         fault = fake._take_fault(vendor, model, prompt)
         kind = fault.kind if fault else None
+        if kind == "drop":
+            fake._record(record, status=0, fault=kind)
+            return None
         if fault is None or kind != "rate_limit":
             fake._pause(fake.latency_s)
         status, headers = 200, {}
@@ -105,10 +116,13 @@ class Handler(BaseHTTPRequestHandler):
             headers = _retry_headers(wait)
         elif fault.kind == "status":
             status = fault.status
-            data = _json(error_body(vendor, status, fault.text or f"Scripted error {status}."))
+            wait = fault.retry_after_s
+            data = _json(error_body(vendor, status, fault.text or f"Scripted error {status}.",
+                                    retry_after_s=wait))
+            headers = _retry_headers(wait)
         elif fault.kind == "malformed":
             data = b'{"id": "broken", "choices": [{"index": 0, "message": {"ro'
-        else:  # timeout: recorded now, then hang while holding the slot
+        else:  # timeout or hang: recorded now, then hold the connection (and the slot)
             fake._record(record, status=0, fault=kind)
             fake._pause(fault.hang_s)
             return None
@@ -136,9 +150,11 @@ def _json(payload: Any) -> bytes:
     return json.dumps(payload).encode()
 
 
-def _retry_headers(seconds: float) -> dict[str, str]:
+def _retry_headers(seconds: float | None) -> dict[str, str]:
     # Retry-After is whole seconds by the HTTP spec; fractions are for fast tests, and
     # retry-after-ms (which OpenAI sends) carries the precise value.
+    if seconds is None:
+        return {}
     shown = int(seconds) if float(seconds).is_integer() else seconds
     return {"Retry-After": str(shown), "retry-after-ms": str(int(seconds * 1000))}
 

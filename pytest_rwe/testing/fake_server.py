@@ -3,13 +3,16 @@
 For provider tests and benchmarks: the real SDKs talk to it unchanged through their
 base-URL variables (:meth:`FakeServer.env`). It answers ``POST /v1/chat/completions``
 (OpenAI), ``POST /v1/messages`` (Anthropic) and ``POST /<version>/models/<model>:generateContent``
-(Gemini) after ``latency_s``, caps concurrent requests per provider by answering 429 with
-Retry-After and the vendor's error JSON, plays scripted faults, and records every request
-(keys redacted) for assertions::
+(Gemini) after ``latency_s``, caps concurrent requests per provider like a real account's
+limit (above the cap: 429 with Retry-After and the vendor's error JSON, Gemini's
+RESOURCE_EXHAUSTED with its RetryInfo; or an overload code of your choice: 503, Anthropic's
+529), plays scripted faults (errors, rate limits with or without Retry-After, hangs, dropped
+connections, bad bodies), and records every request (keys redacted) for assertions::
 
     with FakeServer(latency_s=0.25, concurrency_cap=16) as server:
         server.base_urls  # {"openai": ..., "anthropic": ..., "google": ...}
         server.add_fault("status", provider="openai", status=500)
+        server.add_fault("rate_limit", provider="google", times=30)  # a stretch of 429s
 
 Run ``python -m pytest_rwe.testing.fake_server --port 8765`` to use it by hand.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,18 +32,21 @@ from typing import Any, Literal
 from pytest_rwe.testing.fake_handler import Handler, Server
 from pytest_rwe.testing.fake_wire import VENDORS, Responder, default_reply
 
-FaultKind = Literal["status", "rate_limit", "timeout", "malformed", "empty", "not_json", "reply"]
+FaultKind = Literal["status", "rate_limit", "timeout", "hang", "drop", "malformed", "empty",
+                    "not_json", "reply"]
 
 
 @dataclass
 class Fault:
     """A scripted misbehaviour, applied to the next ``times`` matching requests.
 
-    Kinds: ``status`` (answer ``status`` with the vendor's error JSON), ``rate_limit`` (429
-    with Retry-After ``retry_after_s``), ``timeout`` (hang ``hang_s`` then drop the
-    connection), ``malformed`` (truncated JSON), ``empty`` (no choices/content/candidates),
-    ``not_json`` (a judge reply that is not JSON), ``reply`` (answer ``text``); ``text`` is
-    also the error message of a ``status`` fault.
+    Kinds: ``status`` (answer ``status`` with the vendor's error JSON, Retry-After
+    ``retry_after_s`` when it is set), ``rate_limit`` (429 with Retry-After ``retry_after_s``;
+    None sends none), ``timeout`` and ``hang`` (hold the connection ``hang_s``, or until the
+    server stops, then drop it), ``drop`` (close the connection at once, unanswered),
+    ``malformed`` (truncated JSON), ``empty`` (no choices/content/candidates), ``not_json``
+    (a judge reply that is not JSON), ``reply`` (answer ``text``); ``text`` is also the error
+    message of a ``status`` fault.
     Unset matchers (``provider``, ``model``, ``contains`` in the prompt) match anything;
     ``times=-1`` applies forever.
     """
@@ -50,7 +57,7 @@ class Fault:
     contains: str | None = None
     times: int = 1
     status: int = 500
-    retry_after_s: float = 0.1
+    retry_after_s: float | None = None  # add_fault gives a rate_limit 0.1 s unless told
     hang_s: float = 10.0
     text: str = ""
     used: int = 0
@@ -76,6 +83,8 @@ class RecordedRequest:
     body: Mapping[str, Any] | None
     status: int
     fault: str | None = None
+    at: float = 0.0  # when it was answered (time.monotonic())
+    client: str = ""  # the client's address and port: one per connection
 
 
 @dataclass
@@ -85,13 +94,15 @@ class _State:
     rate_limited: Counter[str] = field(default_factory=Counter)
     requests: list[RecordedRequest] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
+    clients: set[str] = field(default_factory=set)  # every connection a request came on
 
 
 class FakeServer:
     """The fake vendor server; start it with ``with`` (or :meth:`start` / :meth:`stop`).
 
     ``concurrency_cap`` bounds in-flight requests per provider (an int for each, or a mapping
-    by provider); a request over the cap gets 429 with ``Retry-After: retry_after_s``.
+    by provider); a request over the cap gets ``overload_status`` (429 by default; 503 or
+    529 to play an overloaded server) with ``Retry-After: retry_after_s`` (None: no header).
     ``responder(provider, model, prompt_text)`` may return the reply text (None: default).
     """
 
@@ -100,7 +111,8 @@ class FakeServer:
         *,
         latency_s: float = 0.0,
         concurrency_cap: int | Mapping[str, int] | None = None,
-        retry_after_s: float = 1.0,
+        retry_after_s: float | None = 1.0,
+        overload_status: int = 429,
         responder: Responder | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -108,6 +120,7 @@ class FakeServer:
     ) -> None:
         self.latency_s = latency_s
         self.retry_after_s = retry_after_s
+        self.overload_status = overload_status
         self.responder = responder
         self.keep_bodies = keep_bodies
         if concurrency_cap is None or isinstance(concurrency_cap, int):
@@ -177,6 +190,8 @@ class FakeServer:
     # -- scripting and inspection ----------------------------------------------------------
     def add_fault(self, kind: FaultKind, **match: Any) -> Fault:
         """Queue a :class:`Fault`; faults are tried in the order they were added."""
+        if kind == "rate_limit":
+            match.setdefault("retry_after_s", 0.1)
         fault = Fault(kind, **match)
         with self._lock:
             self._state.faults.append(fault)
@@ -199,6 +214,12 @@ class FakeServer:
         counts = Counter(r.body_hash for r in self.requests if r.status == 200 and not r.fault)
         return sorted(h for h, n in counts.items() if n > 1)
 
+    def clients(self) -> set[str]:
+        """Every client connection (address:port) that has sent a request so far, answered
+        or not yet."""
+        with self._lock:
+            return set(self._state.clients)
+
     def max_in_flight(self, provider: str) -> int:
         with self._lock:
             return self._state.max_in_flight[provider]
@@ -210,10 +231,13 @@ class FakeServer:
             return counts[provider] if provider else sum(counts.values())
 
     def stats(self) -> dict[str, Any]:
+        """Counts at one instant: requests answered, 429s, in flight now and at most."""
         with self._lock:
             return {
                 "requests": len(self._state.requests),
+                "answered": sum(1 for r in self._state.requests if r.status == 200),
                 "rate_limited": dict(self._state.rate_limited),
+                "in_flight": dict(self._state.in_flight),
                 "max_in_flight": dict(self._state.max_in_flight),
             }
 
@@ -224,8 +248,9 @@ class FakeServer:
             self._state = _State(in_flight=in_flight)
 
     # -- used by the handler ---------------------------------------------------------------
-    def _admit(self, vendor: str) -> bool:
+    def _admit(self, vendor: str, client: str = "") -> bool:
         with self._lock:
+            self._state.clients.add(client)
             cap = self._caps.get(vendor)
             if cap is not None and self._state.in_flight[vendor] >= cap:
                 self._state.rate_limited[vendor] += 1
@@ -251,7 +276,7 @@ class FakeServer:
         return None
 
     def _record(self, fields: Mapping[str, Any], *, status: int, fault: str | None) -> None:
-        request = RecordedRequest(**fields, status=status, fault=fault)
+        request = RecordedRequest(**fields, status=status, fault=fault, at=time.monotonic())
         with self._lock:
             self._state.requests.append(request)
 
@@ -274,12 +299,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--latency", type=float, default=0.25, help="seconds per call")
     parser.add_argument("--cap", type=int, default=None, help="concurrent calls per provider")
-    parser.add_argument("--retry-after", type=float, default=1.0, help="seconds, on 429")
+    parser.add_argument("--retry-after", type=float, default=1.0,
+                        help="seconds, on 429 (negative: send no Retry-After)")
+    parser.add_argument("--overload-status", type=int, default=429, choices=(429, 503, 529),
+                        help="what a request over the cap gets")
     args = parser.parse_args(argv)
     server = FakeServer(
         latency_s=args.latency,
         concurrency_cap=args.cap,
-        retry_after_s=args.retry_after,
+        retry_after_s=args.retry_after if args.retry_after >= 0 else None,
+        overload_status=args.overload_status,
         host=args.host,
         port=args.port,
         keep_bodies=False,

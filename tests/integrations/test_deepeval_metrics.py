@@ -21,6 +21,7 @@ from pytest_rwe.integrations.deepeval import (  # noqa: E402
     STUDY_KEY,
     Completeness,
     DirectionOfEffect,
+    JurorCallError,
     JuryAbstainedError,
     NumbersAccurate,
     rwe_test_case,
@@ -167,6 +168,17 @@ def test_every_juror_abstaining_is_an_error_not_a_score(server: FakeServer, coho
     (data,) = result.test_results[0].metrics_data
     assert data.score is None and data.success is False
     assert "every juror abstained" in data.error
+
+
+def test_a_juror_that_could_not_be_asked_is_an_error_not_a_smaller_jury(
+        server: FakeServer, cohort: Study, tmp_path: Path) -> None:
+    server.add_fault("status", provider="google", status=400, text="Bad request.", times=-1)
+    metric = DirectionOfEffect(jurors=JURORS, store=tmp_path)
+    with pytest.raises(JurorCallError, match="1 of 3 jurors could not be asked"):
+        metric.measure(rwe_test_case(cohort, summarize(cohort)))
+    assert metric.score is None and metric.success is False
+    assert "google/gemini-2.5-pro: error (could not be asked)" in metric.reason
+    assert "Bad request." in metric.reason
 
 
 def test_assert_test_fails_on_a_failing_metric(cohort: Study) -> None:

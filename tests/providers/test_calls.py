@@ -1,14 +1,17 @@
-"""Retry policy, gate and stats with an injected clock and sleep: no real waiting."""
+"""Retry policy and call counters: which failures are retried, how long, and the messages.
+
+Calls run on a virtual-time loop (``virtual_time``): waits are recorded, not slept.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
 from datetime import datetime, timezone
 from email.utils import format_datetime
 
 import pytest
+from virtual_time import run_virtual
 
 from pytest_rwe.providers._vendor import google_retry_delay, parse_retry_after, status_error
 from pytest_rwe.providers.base import (
@@ -20,85 +23,64 @@ from pytest_rwe.providers.base import (
 )
 from pytest_rwe.providers.calls import (
     CallStats,
-    ProviderGate,
     RetryPolicy,
     call_with_retries,
-    gates_for,
+    is_rate_limited,
 )
+from pytest_rwe.providers.limiter import AdaptiveLimit
 
 REQUEST = GenerationRequest(messages=(Message("user", "hi"),))
 
 
-class FakeClock:
-    """A clock that moves only when the code under test sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-        await asyncio.sleep(0)  # let other tasks run, without real waiting
-
-
 class ScriptedProvider(Provider):
-    """Fails with the scripted errors in order, then answers."""
+    """Fails with the scripted errors in order (an Exception instance is raised as is),
+    then answers."""
 
     name = "scripted"
 
-    def __init__(self, errors: list[ProviderError], on_call: Callable[[], None] = lambda: None):
+    def __init__(self, errors: list[Exception]) -> None:
         super().__init__("m")
         self.errors = list(errors)
         self.calls = 0
-        self.on_call = on_call
 
     async def generate(self, request: GenerationRequest) -> GenerationResult:
         self.calls += 1
-        self.on_call()
         if self.errors:
             raise self.errors.pop(0)
         return GenerationResult(text="ok", latency_s=0.0)
 
 
 def err(status: int | None = 500, retry_after: float | None = None) -> ProviderError:
-    retryable = status is None or status == 429 or status >= 500
+    retryable = status is None or status in (408, 409, 429) or status >= 500
     return ProviderError(
         "scripted/m", f"HTTP {status}", retryable=retryable, status=status, retry_after=retry_after
     )
 
 
-def run_call(
-    provider: Provider, policy: RetryPolicy, clock: FakeClock, stats: CallStats | None = None
-) -> GenerationResult:
-    gate = ProviderGate(4, clock=clock, sleep=clock.sleep)
-    return asyncio.run(
-        call_with_retries(
-            provider,
-            REQUEST,
-            policy=policy,
-            gate=gate,
-            stats=stats or CallStats(),
-            sleep=clock.sleep,
-            rand=lambda: 1.0,
-        )
-    )
+class Waits:
+    """Records each retry wait, then sleeps it on the virtual loop."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        await asyncio.sleep(seconds)
+
+
+def run_call(provider: Provider, policy: RetryPolicy, waits: Waits | None = None,
+             stats: CallStats | None = None, limit: AdaptiveLimit | None = None,
+             rand: float = 1.0) -> GenerationResult:
+    return run_virtual(call_with_retries(
+        provider, REQUEST, policy=policy, limit=limit or AdaptiveLimit(4),
+        stats=stats or CallStats(), sleep=waits or Waits(), rand=lambda: rand,
+    ))
 
 
 def test_backoff_is_exponential_full_jitter_and_capped() -> None:
     policy = RetryPolicy(base_delay_s=0.5, max_delay_s=30.0)
     assert [policy.delay(n, err(), lambda: 1.0) for n in range(1, 9)] == [
-        0.5,
-        1.0,
-        2.0,
-        4.0,
-        8.0,
-        16.0,
-        30.0,
-        30.0,
+        0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 30.0,
     ]
     assert policy.delay(3, err(), lambda: 0.25) == 0.5  # full jitter: rand x ceiling
     assert policy.delay(3, err(), lambda: 0.0) == 0.0
@@ -107,101 +89,101 @@ def test_backoff_is_exponential_full_jitter_and_capped() -> None:
 def test_retry_after_is_honoured_up_to_the_cap_plus_jitter() -> None:
     policy = RetryPolicy(retry_after_cap_s=60.0)
     assert policy.delay(1, err(429, retry_after=10), lambda: 0.0) == 10.0
-    assert policy.delay(1, err(429, retry_after=10), lambda: 1.0) == pytest.approx(11.0)
+    assert policy.delay(1, err(429, retry_after=10), lambda: 1.0) == pytest.approx(12.0)
     assert policy.delay(1, err(429, retry_after=600), lambda: 0.0) == 60.0
     assert policy.delay(1, err(429, retry_after=0), lambda: 1.0) == pytest.approx(0.05)
 
 
 def test_retries_until_success_and_counts() -> None:
-    clock, stats = FakeClock(), CallStats()
+    waits, stats = Waits(), CallStats()
     provider = ScriptedProvider([err(500), err(429, retry_after=3), err(None)])
-    result = run_call(provider, RetryPolicy(base_delay_s=1.0), clock, stats)
+    result = run_call(provider, RetryPolicy(base_delay_s=1.0), waits, stats)
     assert result.text == "ok" and provider.calls == 4
-    # attempt 1 -> backoff 1 s; attempt 2 -> Retry-After 3 s (+10 % jitter); attempt 3 -> 4 s
-    assert clock.sleeps[0] == 1.0 and clock.sleeps[1] == pytest.approx(3.3)
-    assert clock.sleeps[-1] == 4.0
+    # 500 -> first backoff 1 s; 429 -> its Retry-After 3 s (+20 % jitter); connection
+    # error -> the second backoff of ordinary failures, 2 s (a 429 does not count)
+    assert waits.waits == [1.0, pytest.approx(3.6), 2.0]
     assert stats.snapshot() == {"calls": 4, "retries": 3, "rate_limited": 1, "errors": 0}
 
 
-def test_gives_up_after_max_attempts_saying_so() -> None:
-    clock, stats = FakeClock(), CallStats()
-    provider = ScriptedProvider([err(503)] * 10)
+def test_gives_up_after_max_attempts_naming_the_option() -> None:
+    stats = CallStats()
+    provider = ScriptedProvider([err(503)] * 10)  # a 503 without Retry-After: an ordinary 5xx
     with pytest.raises(ProviderError, match=r"HTTP 503 \[gave up after 3 attempts") as info:
-        run_call(provider, RetryPolicy(max_attempts=3), clock, stats)
+        run_call(provider, RetryPolicy(max_attempts=3), stats=stats)
+    assert "--rwe-max-attempts" in str(info.value) and "rwe_max_attempts" in str(info.value)
     assert info.value.status == 503 and provider.calls == 3
-    assert stats.snapshot()["errors"] == 1 and len(clock.sleeps) == 2
+    assert stats.snapshot()["errors"] == 1
 
 
 def test_non_retryable_error_is_not_retried() -> None:
-    clock = FakeClock()
+    waits = Waits()
     provider = ScriptedProvider([err(400)])
     with pytest.raises(ProviderError, match="not retried"):
-        run_call(provider, RetryPolicy(), clock)
-    assert provider.calls == 1 and clock.sleeps == []
+        run_call(provider, RetryPolicy(), waits)
+    assert provider.calls == 1 and waits.waits == []
 
 
-def test_429_pauses_new_calls_to_that_provider() -> None:
-    clock = FakeClock()  # only the gate's waits move it
-    gate = ProviderGate(8, clock=clock, sleep=clock.sleep)
-    started: list[float] = []
-
-    async def main() -> None:
-        backoff_waits: list[float] = []
-
-        async def stuck_sleep(seconds: float) -> None:  # the 429-ed call stays in its backoff
-            backoff_waits.append(seconds)
-            await asyncio.Event().wait()
-
-        limited = ScriptedProvider([err(429, retry_after=5)])
-        first = asyncio.create_task(
-            call_with_retries(
-                limited,
-                REQUEST,
-                policy=RetryPolicy(),
-                gate=gate,
-                stats=CallStats(),
-                sleep=stuck_sleep,
-                rand=lambda: 0.0,
-            )
-        )
-        while not backoff_waits:
-            await asyncio.sleep(0)
-        assert backoff_waits == [5.0] and gate.paused_for == 5.0
-        later = ScriptedProvider([], on_call=lambda: started.append(clock.now))
-        await call_with_retries(
-            later, REQUEST, policy=RetryPolicy(), gate=gate, stats=CallStats(), sleep=clock.sleep
-        )
-        first.cancel()
-
-    asyncio.run(main())
-    assert started == [5.0] and clock.sleeps == [5.0]  # the new call waited out the pause
+@pytest.mark.parametrize("status", [429, 529])
+def test_a_rate_limited_call_retries_past_the_attempts_until_the_deadline(status: int) -> None:
+    waits = Waits()
+    provider = ScriptedProvider([err(status, retry_after=10)] * 20)
+    result = run_call(provider, RetryPolicy(max_attempts=2, deadline_s=900), waits)
+    assert result.text == "ok" and provider.calls == 21 and len(waits.waits) == 20
 
 
-def test_gate_bounds_concurrency() -> None:
-    gate = ProviderGate(3)
-    peak = 0
+@pytest.mark.parametrize(("retry_after", "attempts"), [(None, 9), (100.0, 3), (3600.0, 2)],
+                         ids=["absent", "present", "huge"])
+def test_a_rate_limited_call_stops_at_its_deadline_naming_the_option(
+        retry_after: float | None, attempts: int) -> None:
+    # deadline 250 s, Retry-After capped at 200 s (+20 % jitter): backoff 0.5, 1, 2, ... 30 s
+    # when absent; 120 s each when present; 240 s each when huge (capped)
+    provider = ScriptedProvider([err(429, retry_after=retry_after)] * 1000)
+    waits = Waits()
+    with pytest.raises(ProviderError) as info:
+        run_call(provider, RetryPolicy(deadline_s=250, retry_after_cap_s=200), waits)
+    message = str(info.value)
+    assert "still rate-limited after" in message
+    assert "--rwe-deadline" in message and "rwe_deadline" in message
+    assert sum(waits.waits) <= 250
+    assert provider.calls == len(waits.waits) + 1
+    if retry_after is None:
+        assert provider.calls > attempts  # backoff grows to 30 s: many short attempts
+    else:
+        assert provider.calls == attempts
+        assert max(waits.waits) <= 200 * 1.2
 
-    async def work() -> None:
-        nonlocal peak
-        async with gate.slot():
-            peak = max(peak, gate.in_flight)
-            await asyncio.sleep(0.001)
 
-    async def main() -> None:
-        await asyncio.gather(*(work() for _ in range(20)))
-
-    asyncio.run(main())
-    assert peak == 3 and gate.max_in_flight == 3 and gate.in_flight == 0
+def test_503_with_retry_after_is_a_rate_limit_and_without_is_a_5xx() -> None:
+    assert is_rate_limited(err(503, retry_after=5))
+    assert not is_rate_limited(err(503))
+    assert is_rate_limited(err(429)) and is_rate_limited(err(529))
+    assert not is_rate_limited(err(500))
 
 
-def test_gates_are_per_loop_and_per_prefix() -> None:
-    async def get() -> tuple[ProviderGate, ProviderGate, ProviderGate]:
-        return gates_for("openai"), gates_for("openai"), gates_for("google")
+def test_a_bug_in_provider_code_propagates_and_frees_its_slot() -> None:
+    limit = AdaptiveLimit(1)
+    provider = ScriptedProvider([AttributeError("'NoneType' object has no attribute 'text'")])
+    with pytest.raises(AttributeError, match="no attribute 'text'"):
+        run_call(provider, RetryPolicy(), limit=limit)
+    assert provider.calls == 1 and limit.in_flight == 0
 
-    a, b, c = asyncio.run(get())
-    assert a is b and a is not c
-    d, _, _ = asyncio.run(get())
-    assert d is not a
+
+def test_an_attempt_that_never_returns_is_bounded_by_the_timeout(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    class Hangs(Provider):
+        name = "hangs"
+        calls = 0
+
+        async def generate(self, request: GenerationRequest) -> GenerationResult:
+            self.calls += 1
+            await asyncio.Event().wait()  # ignores every timeout of its own
+            raise AssertionError("unreachable")
+
+    provider = Hangs("m")
+    with pytest.raises(ProviderError) as info:
+        run_call(provider, RetryPolicy(timeout_s=30, max_attempts=2))
+    assert "no answer within 30 s" in str(info.value) and "--rwe-timeout" in str(info.value)
+    assert "rwe_timeout" in str(info.value) and provider.calls == 2
 
 
 def test_call_stats_are_thread_safe() -> None:
@@ -217,6 +199,12 @@ def test_call_stats_are_thread_safe() -> None:
     for t in threads:
         t.join()
     assert stats.snapshot() == {"calls": 16000, "retries": 0, "rate_limited": 0, "errors": 0}
+
+
+@pytest.mark.parametrize("bad", [{"max_attempts": 0}, {"deadline_s": 0}, {"timeout_s": -1}])
+def test_policy_errors_name_the_option(bad: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="--rwe-"):
+        RetryPolicy(**bad)  # type: ignore[arg-type]
 
 
 def test_parse_retry_after_forms() -> None:
@@ -242,5 +230,6 @@ def test_google_retry_info_and_status_mapping() -> None:
     limited = status_error("google/x", 429, "slow down", retry_after=37.0)
     assert limited.retryable and limited.retry_after == 37.0
     assert status_error("x/y", 500, "boom").retryable
+    assert status_error("x/y", 529, "overloaded").retryable
     assert not status_error("x/y", 404, "nope").retryable
     assert "check the model name" in str(status_error("x/y", 404, "nope"))

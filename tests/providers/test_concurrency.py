@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 from provider_testkit import VENDORS, provider, request
 
 from pytest_rwe.providers.base import GenerationResult, Provider
-from pytest_rwe.providers.calls import CallStats, ProviderGate, RetryPolicy, call_with_retries
+from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
+from pytest_rwe.providers.limiter import AdaptiveLimit
 from pytest_rwe.testing import FakeServer
 
 
 def many_calls(
-    providers: list[Provider], n: int, gates: dict[str, ProviderGate], stats: CallStats
+    providers: list[Provider], n: int, gates: dict[str, AdaptiveLimit], stats: CallStats
 ) -> list[GenerationResult]:
     async def main() -> list[GenerationResult]:
         try:
@@ -23,7 +23,7 @@ def many_calls(
                         p,
                         request(f"Summarize study {i}."),
                         policy=RetryPolicy(base_delay_s=0.05),
-                        gate=gates[p.name],
+                        limit=gates[p.name],
                         stats=stats,
                     )
                     for i in range(n)
@@ -40,7 +40,7 @@ def many_calls(
 def test_gate_keeps_at_most_n_requests_in_flight(server: FakeServer) -> None:
     server.latency_s = 0.1
     providers = [provider(v) for v in VENDORS]
-    gates = {p.name: ProviderGate(5) for p in providers}
+    gates = {p.name: AdaptiveLimit(5) for p in providers}
     results = many_calls(providers, 20, gates, CallStats())
     assert len(results) == 60
     for vendor in VENDORS:
@@ -51,11 +51,9 @@ def test_gate_keeps_at_most_n_requests_in_flight(server: FakeServer) -> None:
 def test_server_sustains_48_concurrent_slow_requests(server: FakeServer) -> None:
     server.latency_s = 0.25
     p = provider("openai")
-    start = time.perf_counter()
-    results = many_calls([p], 48, {"openai": ProviderGate(48)}, CallStats())
-    elapsed = time.perf_counter() - start
+    results = many_calls([p], 48, {"openai": AdaptiveLimit(48)}, CallStats())
+    # all 48 were in flight at once (the server's count, not a clock)
     assert len(results) == 48 and server.max_in_flight("openai") == 48
-    assert elapsed < 1.5, f"48 concurrent 0.25 s calls took {elapsed:.2f} s"
 
 
 def test_server_cap_429s_are_absorbed_by_retries(server: FakeServer) -> None:
@@ -64,7 +62,7 @@ def test_server_cap_429s_are_absorbed_by_retries(server: FakeServer) -> None:
     server.set_cap("anthropic", 4)
     stats = CallStats()
     p = provider("anthropic")
-    results = many_calls([p], 24, {"anthropic": ProviderGate(8)}, stats)
+    results = many_calls([p], 24, {"anthropic": AdaptiveLimit(8)}, stats)
     assert len(results) == 24
     counts = stats.snapshot()
     assert counts["errors"] == 0 and counts["rate_limited"] == server.rate_limited() > 0

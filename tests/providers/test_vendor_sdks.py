@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -11,7 +10,8 @@ import pytest
 from provider_testkit import KEYS, VENDORS, provider, request
 
 from pytest_rwe.providers.base import GenerationResult, Provider, ProviderError
-from pytest_rwe.providers.calls import CallStats, ProviderGate, RetryPolicy, call_with_retries
+from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
+from pytest_rwe.providers.limiter import AdaptiveLimit
 from pytest_rwe.testing import FakeServer
 from pytest_rwe.testing.fake_wire import DEFAULT_SUMMARY, count_tokens
 
@@ -59,7 +59,7 @@ def retried(
             p,
             request(),
             policy=policy,
-            gate=ProviderGate(4),
+            limit=AdaptiveLimit(4),
             stats=stats or CallStats(),
             sleep=sleep,
         ),
@@ -129,12 +129,12 @@ def test_500_forever_fails_after_the_attempts(vendor: str, server: FakeServer) -
 def test_timeout_is_retried_then_fails_clearly(vendor: str, server: FakeServer) -> None:
     server.add_fault("timeout", provider=vendor, times=-1, hang_s=2.0)
     p = provider(vendor, timeout_s=0.3)
-    start = time.perf_counter()
     with pytest.raises(ProviderError) as info:
         retried(p, RetryPolicy(max_attempts=2, base_delay_s=0.01), RecordingSleep())
-    assert time.perf_counter() - start < 1.5
     message = str(info.value)
-    assert "timed out" in message and "0.3 s" in message and "after 2 attempts" in message
+    # the SDK's own timeout (not the server dropping the connection after its 2 s hang)
+    assert "no answer within 0.3 s" in message and "--rwe-timeout" in message
+    assert "after 2 attempts" in message and "--rwe-max-attempts" in message
     assert len([r for r in server.requests if r.fault == "timeout"]) == 2
 
 

@@ -55,7 +55,7 @@ def test_report_json_is_self_describing_and_rescorable(tmp_path: Path) -> None:
     assert (first["study"], first["model"]) == ("study_00", "m/good")
     assert first["summary"]["text"] and first["summary"]["latency_s"] == 1.0
     assert first["criteria"]["completeness"]["jurors"][0] == {
-        "juror": "judge/a", "score": 1, "explanation": "ok"}
+        "juror": "judge/a", "score": 1, "explanation": "ok", "status": "scored", "error": None}
     # `rwe rescore` reads it back and reproduces the run's scores
     again = rescore(data)
     assert {m: v["score"] for m, v in again["models"].items()} == {
