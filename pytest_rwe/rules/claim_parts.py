@@ -169,7 +169,8 @@ def _cues_before(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Seq
         if cue is not None and cue.kind == "null" and depth == 0 and \
                 tok.text.lower() in lexicon.EXCEPTIONS:
             excepted = True  # "no difference, with the exception of X": X is not included
-        if cue is not None and depth == 0 and tok.text.lower() in _NEW_NEGATION:
+        if cue is not None and depth == 0 and tok.text.lower() in _NEW_NEGATION and \
+                pos not in known:
             cue = None  # "raised (HR 1.1), and no specific category, including X, ..."
         if tok.text in "([":
             depth += 1

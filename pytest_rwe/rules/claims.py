@@ -328,7 +328,8 @@ class _Reader:
                                                                         "control")).lower()
         if "baseline" not in defined:
             return False
-        return any(0 <= first - max(g.end, g.position) <= 3 for g in self.analysis.groups)
+        return any(g.position <= first <= max(g.end, g.position) + 3
+                   for g in self.analysis.groups)
 
     def _survival(self, cue: Cue) -> list[Mention]:
         """"lived longer", "survived longer" name no outcome but are about death: the

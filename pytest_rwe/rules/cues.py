@@ -128,11 +128,22 @@ def _next_claim_start(tokens: Sequence[Token], pos: int, hi: int, in_names: set[
     return tokens[cut].start if cut is not None else len(text)
 
 
-def _neither_nor_before(tokens: Sequence[Token], lo: int, pos: int) -> bool:
-    """"neither A (HR ...) nor B (...) differed": the verb after "nor" is negated."""
+def _neither_nor_before(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]
+                        ) -> bool:
+    """"neither A (HR ...) nor B (...) differed": the verb after "nor" is negated; not when
+    "neither ... nor" is a name ("compared with neither drug A nor drug B, C had higher")."""
     seen_nor = False
+    depth = 0
     for back in range(pos - 1, lo - 1, -1):
         word = tokens[back].text.lower()
+        if word in (")", "]"):
+            depth += 1
+        elif word in ("(", "["):
+            depth = max(0, depth - 1)
+        elif word == "," and not depth and not seen_nor:
+            return False  # the verb's own stretch starts after the comma
+        if back in in_names:
+            continue
         if word == "nor":
             seen_nor = True
         elif word == "neither" and seen_nor:
@@ -199,8 +210,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         # "higher risk of X (HR 1.40; p = 0.05), not statistically significant": what stands
         # in parentheses does not end the reach of a hedge after the cue
         after = re.sub(r"\([^()]*\)", " ", after)
-        if kind in ("higher", "lower", "valence") and (_negated(tokens, lo, pos)
-                                                         or _neither_nor_before(tokens, lo, pos)):
+        if kind in ("higher", "lower", "valence") and (
+                _negated(tokens, lo, pos) or _neither_nor_before(tokens, lo, pos, in_names)):
             cues.append(Cue("null", pos, pos, False))
             continue
         if kind in ("higher", "lower") and pos + 1 < hi and pos + 1 not in in_names and \
@@ -322,7 +333,7 @@ def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span:
         before = text[max(span.start, tokens[pos].start - 40):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 60)]
         significant = _word_significance(text, before, after)
-        if _neither_nor_before(tokens, lo, pos) and not word.startswith("significant"):
+        if _neither_nor_before(tokens, lo, pos, in_names) and not word.startswith("significant"):
             out.append(Cue("null", pos, pos, False))
             near |= set(range(pos - 3, pos + 4))
             continue

@@ -34,11 +34,11 @@ _CANONICAL = {"plus": "above", "more": "above", "greater": "above", "older": "ab
 
 @dataclass(frozen=True)
 class Qualifier:
-    """The subgroup part of an outcome's key: its words, and whether it is a negation
-    ("no diabetes", "without cirrhosis")."""
+    """The subgroup part of an outcome's key: its words, and for each whether a negation
+    stands before it ("no diabetes"; "insulin resistance without diabetes": only diabetes)."""
 
     words: tuple[str, ...]
-    negated: bool
+    negated: tuple[bool, ...]
 
 
 def canonical(norm: str) -> str:
@@ -46,7 +46,8 @@ def canonical(norm: str) -> str:
 
 
 def split_key(key: str, siblings: Sequence[str] = ()) -> tuple[str, Qualifier] | None:
-    """("dementia", Qualifier(("htn", "only"), False)) for "outcome.dementia.htn_only_bin";
+    """("dementia", Qualifier(("htn", "only"), (False, False))) for
+    "outcome.dementia.htn_only_bin";
     None for a key without a subgroup ("outcome_3yrs.ip.visit.for.asthma_bin", whose dots
     separate words). One dot splits base and qualifier when the key joins words with "_"
     or another key of the study (``siblings``) has the same base."""
@@ -60,12 +61,18 @@ def split_key(key: str, siblings: Sequence[str] = ()) -> tuple[str, Qualifier] |
     # "bmi_25_to_29_9": 29.9 (a key has no dots); "4plus": 4 or more
     qualifier = re.sub(r"(?<=\d)_(?=\d(?:_|$))", ".", qualifier)
     qualifier = re.sub(r"(\d)plus\b", r"\1 plus", qualifier).replace("_", " ")
-    words = [canonical(w) for w in normalize_phrase(qualifier)]
-    negated = any(w in _NEGATIONS for w in words)
-    strong = tuple(w for w in words if w not in _NEGATIONS and w not in _WEAK)
+    strong: list[str] = []
+    negated: list[bool] = []
+    after_negation = False
+    for word in (canonical(w) for w in normalize_phrase(qualifier)):
+        if word in _NEGATIONS:
+            after_negation = True
+        elif word not in _WEAK:
+            strong.append(word)
+            negated.append(after_negation)
     if not strong:
         return None
-    return base.replace("_", " "), Qualifier(strong, negated)
+    return base.replace("_", " "), Qualifier(tuple(strong), tuple(negated))
 
 
 def _base_of(key: str) -> str:
@@ -78,14 +85,14 @@ def _present(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
     """How many of the qualifier's words the tokens [lo, hi) write, on the right side of a
     negation ("without diabetes" is "no diabetes", not "diabetes")."""
     found = 0
-    for word in qualifier.words:
+    for word, wanted in zip(qualifier.words, qualifier.negated, strict=True):
         for pos in range(lo, hi):
             if canonical(tokens[pos].norm) != word and not matches(tokens[pos].norm, word):
                 continue
             back = {tokens[p].text.lower().rstrip("-")
                     for p in range(max(lo if floor is None else floor, pos - 3), pos)}
             negated = bool(back & _NEGATIONS) or tokens[pos].text.lower().startswith("non")
-            if negated == qualifier.negated:
+            if negated == wanted:
                 found += 1
                 break
     return found
