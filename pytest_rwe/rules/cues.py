@@ -121,9 +121,11 @@ def _next_claim_start(tokens: Sequence[Token], pos: int, hi: int, in_names: set[
     second when the cue's own outcome comes after it ("lower risk of X, not significant")."""
     subject = any(p in in_names for p in range(max(0, pos - 8), pos))
     runs = []
-    for ahead in range(pos + 1, hi):
+    for ahead in range(pos + 1, min(hi, pos + 48)):  # the window after a cue is short
         if ahead in in_names and (ahead - 1 not in in_names or ahead - 1 == pos):
             runs.append(ahead)
+            if len(runs) > 1:
+                break
     cut = runs[0] if subject and runs else (runs[1] if len(runs) > 1 else None)
     return tokens[cut].start if cut is not None else len(text)
 

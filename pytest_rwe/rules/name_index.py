@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass, field
 
 from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
-from pytest_rwe.rules.strata import Qualifier, split_key
-from pytest_rwe.rules.text import STOPWORDS, normalize_phrase, same_word, stem
+from pytest_rwe.rules.strata import Qualifier, shared_bases, split_key
+from pytest_rwe.rules.text import STOPWORDS, Span, normalize_phrase, same_word, stem
 from pytest_rwe.study import Outcome, Study
 
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
@@ -34,6 +34,16 @@ def content_words(name: str) -> list[str]:
         if not any(same_word(word, u) for u in unique):
             unique.append(word)
     return unique or normalize_phrase(name)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A place where the summary names an outcome."""
+
+    outcome: Outcome
+    positions: tuple[int, ...]  # token indices that matched the name
+    span: Span
+    full: bool  # every content word of the name (or an abbreviation of it) was found
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class OutcomeIndex:
     qualifiers: dict[str, Qualifier] = field(default_factory=dict)
     bases: dict[str, str] = field(default_factory=dict)
     stratum_bases: frozenset[str] = frozenset()  # bases that have subgroups
+    by_qualifier_word: dict[str, list[str]] = field(default_factory=dict)  # word -> keys
+    by_base: dict[str, list[str]] = field(default_factory=dict)  # base -> keys, in order
     # words of the study's own text that a name abbreviates ("hypertension" -> "htn")
     expansions: dict[str, set[str]] = field(default_factory=dict)
     _by_prefix: dict[str, set[str]] = field(default_factory=dict)
@@ -102,7 +114,7 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
     codes: dict[str, set[str]] = {}
     qualifiers: dict[str, Qualifier] = {}
     bases: dict[str, str] = {}
-    keys = [o.key for o in study.outcomes]
+    keys = shared_bases([o.key for o in study.outcomes])
     for outcome in study.outcomes:
         outer = re.sub(r"\([^()]*\)", " ", outcome.name)
         words = content_words(outer if outer.strip() else outcome.name)
@@ -162,6 +174,8 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
     index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak),
                          qualifiers=qualifiers, bases=bases,
                          stratum_bases=frozenset(bases[k] for k in qualifiers),
+                         by_qualifier_word=_by_word(qualifiers),
+                         by_base=_by_base(bases),
                          expansions=_expansions(study, set(postings)))
     for number, variant in enumerate(variants):
         rarest = min(variant.strong, key=lambda w: len(postings[w]))
@@ -190,4 +204,19 @@ def _expansions(study: Study, words: set[str]) -> dict[str, set[str]]:
             if word[0] == abbreviation[0] and len(word) >= len(abbreviation) + 3 and \
                     _subsequence(abbreviation, word):
                 out.setdefault(word, set()).add(abbreviation)
+    return out
+
+
+def _by_word(qualifiers: dict[str, Qualifier]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for key, qualifier in qualifiers.items():
+        for word in set(qualifier.words):
+            out.setdefault(word, []).append(key)
+    return out
+
+
+def _by_base(bases: dict[str, str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for key, base in bases.items():
+        out.setdefault(base, []).append(key)
     return out

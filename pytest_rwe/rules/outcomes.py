@@ -17,36 +17,22 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from pytest_rwe.rules.abbreviations import alias_key, code_like
 from pytest_rwe.rules.name_index import (
+    Mention,
     OutcomeIndex,
     Variant,
 )
-from pytest_rwe.rules.outcome_places import (
-    by_numbers,
-    by_timepoint,
-    place_by_timepoint,
-    timepoint_phrases,
-)
-from pytest_rwe.rules.strata import pick, written
+from pytest_rwe.rules.outcome_places import by_numbers, by_timepoint, placed, timepoint_phrases
+from pytest_rwe.rules.subgroups import qualifier_mentions, subgroups
 from pytest_rwe.rules.text import Span, Token, numbers_in
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
 
+__all__ = ["Mention", "find_mentions"]
 _BREAKS = frozenset("();:[]")
 _CROWDED = 48  # a segment sharing words with more outcomes than this: full matches only
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A place where the summary names an outcome."""
-
-    outcome: Outcome
-    positions: tuple[int, ...]  # token indices that matched the name
-    span: Span
-    full: bool  # every content word of the name (or an abbreviation of it) was found
 
 
 def _segments(tokens: Sequence[Token], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -160,7 +146,7 @@ def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], 
             candidates += _alias_candidates(index, text, tokens, lo, hi)
         found = _resolve(index, facts, text, tokens, lo, hi, candidates, clauses)
         if index.qualifiers and found:
-            found += _qualifier_mentions(index, text, tokens, lo, hi, found)
+            found += qualifier_mentions(index, text, tokens, lo, hi, found)
         mentions += found
     return _summary_aliases(index, text, tokens, mentions)
 
@@ -245,7 +231,7 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                     continue
         if index.qualifiers and any(o.key in index.qualifiers or index.bases.get(o.key) in
                                     index.stratum_bases for o in chosen):
-            picked = _subgroups(index, chosen, tokens, positions, clauses, lo, hi)
+            picked = subgroups(index, chosen, tokens, positions, clauses, lo, hi)
             if not picked:
                 continue
             # a subgroup told by its clause, not by the name itself: no strict binding
@@ -254,10 +240,10 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
         if len(chosen) > 1 and len({tuple(names[o.key]) for o in chosen}) == 1:
             if phrases is None:
                 phrases = timepoint_phrases(text, tokens, lo, hi)
-            placed, at_name = _placed(chosen, phrases, positions, bounds, tokens, lo, hi)
-            if placed:
+            spots, at_name = placed(chosen, phrases, positions, bounds, tokens, lo, hi)
+            if spots:
                 consumed |= set(positions)
-                for outcome, pos in placed:
+                for outcome, pos in spots:
                     at = tuple(positions) if at_name else (pos,)
                     start, end = tokens[at[0]].start, tokens[at[-1]].end
                     out.append(Mention(outcome, at, Span(start, end, text[start:end]), full))
@@ -274,131 +260,6 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     for mention in out:
         unique.setdefault((mention.outcome.key, mention.positions), mention)
     return sorted(unique.values(), key=lambda m: m.positions[0])
-
-
-def _qualifier_mentions(index: OutcomeIndex, text: str, tokens: Sequence[Token], lo: int,
-                        hi: int, found: list[Mention]) -> list[Mention]:
-    """A subgroup named by its qualifier alone in a sentence that names its base ("PHQ-9
-    rose by 4.2 points, and by 3.2 points in patients with four or more failed
-    antidepressants"): a mention of that subgroup where its qualifier is written."""
-    named = {m.outcome.key for m in found}
-    bases = {index.bases.get(k) for k in named}
-    taken = {p for m in found for p in range(m.positions[0], m.positions[-1] + 1)}
-    out: list[Mention] = []
-    for key, qualifier in index.qualifiers.items():
-        if key in named or index.bases.get(key) not in bases:
-            continue
-        at = written(qualifier, tokens, lo, hi,
-                     lambda norm, word: word in index.words_matching(norm))
-        if at is None or at in taken:
-            continue
-        span = Span(tokens[at].start, tokens[at].end, text[tokens[at].start:tokens[at].end])
-        out.append(Mention(index.outcomes[key], (at,), span, False))
-    return out
-
-
-def _subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token],
-               positions: list[int], clauses: Sequence[tuple[int, int]], lo: int, hi: int
-               ) -> list[Outcome]:
-    """Outcomes of subgroups sharing one base, picked by the qualifiers written: in the
-    clause of a name that is only the base ("hypertension alone ... a lower risk of
-    dementia"), or in the name itself and the words just before it ("cancer in patients
-    without diabetes" is the "no diabetes" subgroup). [] when it cannot tell."""
-    bases = {index.bases.get(o.key, "") for o in chosen}
-    if len(bases) != 1 or not bases & index.stratum_bases:
-        return chosen
-    base = bases.pop()
-    siblings = [o for key, o in index.outcomes.items() if index.bases.get(key) == base]
-    base_words = set(base.split())
-    own = [p for p in positions if not index.words_matching(tokens[p].norm) & base_words]
-    def matches(norm: str, word: str) -> bool:
-        return word in index.words_matching(norm)
-
-    keys = [o.key for o in siblings]
-    if own:
-        picked = pick(keys, index.qualifiers, tokens, max(lo, positions[0] - 3),
-                      positions[-1] + 1, matches)
-    else:
-        c_lo, c_hi = next(((a, b) for a, b in clauses if a <= positions[0] < b), (lo, hi))
-        # a qualifier before the name scopes it ("Among patients who failed four drugs,
-        # PHQ-9 fell"), and one just after it ("dementia in those without diabetes"); one
-        # further on starts a claim of its own ("PHQ-9 fell by 4.2, and by 3.2 in those who
-        # failed four drugs"), unless every outcome is a subgroup ("dementia was not
-        # associated with hypertension alone or hyperlipidaemia alone")
-        near = pick(keys, index.qualifiers, tokens, c_lo, min(c_hi, positions[-1] + 6), matches)
-        whole = [k for k in keys if k not in index.qualifiers]
-        if near and near != whole:
-            picked = near
-        elif whole:
-            picked = whole
-        else:
-            picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches)
-    return [o for o in siblings if o.key in set(picked)]
-
-
-def _placed(chosen: list[Outcome], phrases: list[tuple[int, float, str]], positions: list[int],
-            bounds: list[tuple[int, int]], tokens: Sequence[Token], lo: int, hi: int
-            ) -> tuple[list[tuple[Outcome, int]], bool]:
-    """Same-named outcomes placed at their timepoints, and whether at the name itself.
-
-    A timepoint written just after the name, over its estimates ("leg pain at 3 months",
-    "CVD death HR 2.46 (0.91-6.71) at 5 years and 2.28 (...) at 10 years"), or just before
-    it ("at 3 months, leg pain ...", "10-year cardiovascular mortality") places the name's own
-    outcome, so two names sharing timepoints ("back pain" / "leg pain at 3 months") each keep
-    their own. When the sentence names nothing else, each timepoint it writes places an
-    outcome there, at the timepoint ("HbA1c rose by 0.4% at three months and fell by 0.6% at
-    six months")."""
-    first, last = positions[0], positions[-1]
-    if not any(b < first or a > last for a, b in bounds):
-        return place_by_timepoint(chosen, phrases, lo, hi), False
-    following = min((a for a, _ in bounds if a > last), default=hi)
-    preceding = max((b for _, b in bounds if b < first), default=lo - 1)
-    near_after = [p for p in phrases if last < p[0] < following
-                  and _words_between(tokens, last + 1, p[0]) <= 4]
-    after = place_by_timepoint(chosen, near_after, last + 1, following)
-    if after:
-        return after, True
-    near_before = [p for p in phrases if preceding < p[0] < first
-                   and _words_between(tokens, p[0] + 1, first) <= 3
-                   and not _closes(tokens, p[0] + 1, first)]
-    before = sorted(place_by_timepoint(chosen, near_before, preceding + 1, first),
-                    key=lambda placed: placed[1])
-    if before:
-        return before[-1:], True
-    return [], False
-
-
-_LABELS = frozenset({"hr", "or", "rr", "irr", "md", "ci", "p", "ahr", "aor", "shr", "at", "and",
-                     "year", "years", "month", "months", "week", "weeks", "mo", "yrs", "yr"})
-
-
-def _closes(tokens: Sequence[Token], start: int, end: int) -> bool:
-    """A parenthesis opened before ``start`` closes before ``end``: "(5-year HR 2.95;
-    10-year HR 1.99), and all-cause mortality" - the timepoints are the earlier name's."""
-    depth = 0
-    for pos in range(start, end):
-        if tokens[pos].text in "([":
-            depth += 1
-        elif tokens[pos].text in ")]":
-            depth -= 1
-            if depth < 0:
-                return True
-    return False
-
-
-def _words_between(tokens: Sequence[Token], start: int, end: int) -> int:
-    """The plain words between two tokens, outside parentheses and leaving out estimates and
-    their labels ("HR 2.46 (0.91-6.71) at" has none)."""
-    depth = count = 0
-    for pos in range(start, end):
-        text = tokens[pos].text
-        if text in "([":
-            depth += 1
-        elif text in ")]":
-            depth = max(0, depth - 1)
-        elif not depth and text[:1].isalpha() and text.lower() not in _LABELS:
-            count += 1
-    return count
 
 
 def _rivals(index: OutcomeIndex, matched: list[str]) -> list[Outcome]:

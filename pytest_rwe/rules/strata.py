@@ -45,17 +45,26 @@ def canonical(norm: str) -> str:
     return _CANONICAL.get(norm, _NUMBER_WORDS.get(norm, norm))
 
 
-def split_key(key: str, siblings: Sequence[str] = ()) -> tuple[str, Qualifier] | None:
+def shared_bases(keys: Sequence[str]) -> frozenset[str]:
+    """The bases ("cancer" of "outcome.cancer.diabetes_bin") that two keys or more share."""
+    counts: dict[str, int] = {}
+    for key in keys:
+        base = _base_of(key)
+        if base:
+            counts[base] = counts.get(base, 0) + 1
+    return frozenset(b for b, n in counts.items() if n > 1)
+
+
+def split_key(key: str, shared: frozenset[str] = frozenset()) -> tuple[str, Qualifier] | None:
     """("dementia", Qualifier(("htn", "only"), (False, False))) for
     "outcome.dementia.htn_only_bin";
     None for a key without a subgroup ("outcome_3yrs.ip.visit.for.asthma_bin", whose dots
     separate words). One dot splits base and qualifier when the key joins words with "_"
-    or another key of the study (``siblings``) has the same base."""
+    or another key of the study has the same base (``shared``, from :func:`shared_bases`)."""
     stem = _KIND.sub("", re.sub(r"^outcome[^.]*\.", "", key))
     if stem.count(".") != 1:
         return None
-    if "_" not in stem and not any(other != key and _base_of(other) == stem.split(".")[0]
-                                   for other in siblings):
+    if "_" not in stem and stem.split(".")[0] not in shared:
         return None
     base, qualifier = stem.split(".")
     # "bmi_25_to_29_9": 29.9 (a key has no dots); "4plus": 4 or more
@@ -99,14 +108,19 @@ def _present(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
 
 
 def written(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
-            matches: Callable[[str, str], bool]) -> int | None:
+            matches: Callable[[str, str], bool],
+            places: dict[str, list[int]] | None = None) -> int | None:
     """Where the tokens [lo, hi) write every word of a qualifier within six tokens ("in
-    patients with four or more failed antidepressants"): the first word's index, or None."""
-    for start in range(lo, hi):
+    patients with four or more failed antidepressants"): the first word's index, or None.
+    ``places`` (word -> token indices in [lo, hi)) limits the search to where its words are."""
+    if places is not None:
+        starts = sorted({p for w in qualifier.words for p in places.get(w, ())})
+    else:
+        starts = [p for p in range(lo, hi) if canonical(tokens[p].norm) in qualifier.words
+                  or any(matches(tokens[p].norm, w) for w in qualifier.words)]
+    for start in starts:
         if _present(qualifier, tokens, start, min(hi, start + 7), matches, lo) == len(
-                qualifier.words) and (canonical(tokens[start].norm) in qualifier.words
-                                      or any(matches(tokens[start].norm, w)
-                                             for w in qualifier.words)):
+                qualifier.words):
             return start
     return None
 
