@@ -268,6 +268,12 @@ def test_and_a_half_is_a_number_not_a_halving() -> None:
     study = study_of({"outcome.nafld_bin!RR": "4.67 (3.84, 5.66)"})
     text = "NAFLD was more than four and a half times as common with drug A (RR 4.67)."
     assert score(study, text, "direction_of_effect") == 1
+    doubled = study_of({"outcome.nafld_bin!RR": "2.5 (1.84, 3.66)",
+                        "outcome.nafld_bin!pvalue": "0.001"})
+    text = "NAFLD increased two and a half times with drug A."
+    assert [c.direction for c in analyze(doubled, text).claims if c.outcome] == ["higher"]
+    assert score(doubled, "Drug A users had two and a half times the risk of NAFLD.",
+                 "direction_of_effect") == 1
 
 
 def test_lived_longer_is_lower_mortality() -> None:
@@ -315,6 +321,10 @@ def test_a_hedge_after_the_next_outcome_is_that_outcomes() -> None:
     claims = {c.outcome.key: c for c in analyze(study, REPORTED).claims if c.outcome}
     assert claims["outcome_12mo.all_cause_hospitalization_bin"].hedged is False
     assert claims["outcome_12mo.all_cause_hospitalization_bin"].significant is True
+    text = ("All-cause hospitalization within 12 months was lower with drug A and "
+            "heart-failure hospitalization was not significantly different.")
+    claims = {c.outcome.key: c for c in analyze(study, text).claims if c.outcome}
+    assert claims["outcome_12mo.all_cause_hospitalization_bin"].hedged is False
 
 
 def test_a_group_defined_at_baseline_is_not_a_baseline_statement() -> None:
