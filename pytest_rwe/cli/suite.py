@@ -43,7 +43,7 @@ class _ReadSettings:
     @pytest.hookimpl(tryfirst=True)
     def pytest_cmdline_main(self, config: pytest.Config) -> int:
         # before collection (and before any plugin starts a session): settings only
-        from pytest_rwe.options import read_settings
+        from pytest_rwe.plugin.options import read_settings
 
         try:
             self.settings = read_settings(config)
@@ -60,7 +60,7 @@ class _CollectCases:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        from pytest_rwe.session import get_session
+        from pytest_rwe.plugin.session import get_session
 
         self.settings = get_session(session.config).settings
         for item in session.items:
