@@ -242,3 +242,19 @@ def test_needed_keys_are_the_vendors_of_the_models_and_jurors() -> None:
                                             ("GEMINI_API_KEY", "GOOGLE_API_KEY")]
     assert needs[0].users == ("model openai/gpt-4.1", "juror openai/o4-mini")
     assert needed_keys(["builtin/template"], ["builtin/rules"]) == []
+
+
+def test_rwe_store_migrate_rewrites_a_store_then_prune_accepts_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_rwe.cli import main
+
+    write_legacy(tmp_path, SUMMARY, key_of(), "current")
+    assert main(["store", "migrate", "--store", str(tmp_path), "--dry-run"]) == 0
+    assert "would rewrite 1 file(s)" in capsys.readouterr().out
+    assert (tmp_path / legacy_relative_path(SUMMARY, key_of())).exists()
+    assert main(["store", "migrate", "--store", str(tmp_path)]) == 0
+    assert "rewrote 1 file(s)" in capsys.readouterr().out
+    assert not (tmp_path / legacy_relative_path(SUMMARY, key_of())).exists()
+    assert prune(tmp_path, expected_paths([("openai/gpt-4.1", "demo_cohort", 0, None)], [],
+                                          [])).kept == 1

@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from pytest_rwe.cli.suite import SuiteError, read_suite
+from pytest_rwe.cli.suite import SuiteError, pytest_args, read_suite
 from pytest_rwe.providers.base import ProviderConfigError
 from pytest_rwe.providers.registry import needed_keys
 
@@ -32,9 +32,8 @@ def add_keys_parser(commands: Any) -> None:
 
 
 def run_keys(args: argparse.Namespace) -> int:
-    rest = list(args.pytest_args or [])
     try:
-        settings = read_suite(rest[1:] if rest[:1] == ["--"] else rest).settings
+        settings = read_suite(pytest_args(args)).settings
         needs = needed_keys(settings.models, settings.jury)
     except (SuiteError, ProviderConfigError) as exc:
         print(f"rwe keys: {exc}", file=sys.stderr)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
-from pytest_rwe.cli.suite import SuiteError, read_suite, store_of
+from pytest_rwe.cli.suite import SuiteError, pytest_args, read_suite, store_of
 from pytest_rwe.providers.registry import canonical_name
 from pytest_rwe.store.layout import expected_paths
 from pytest_rwe.store.maintenance import StoreLayoutError, migrate, prune
@@ -64,7 +65,7 @@ def add_store_parser(commands: Any) -> None:
 
 def run_prune(args: argparse.Namespace) -> int:
     try:
-        suite = read_suite(_args(args), collect=True)
+        suite = read_suite(pytest_args(args), collect=True)
     except SuiteError as exc:
         print(f"rwe store prune: cannot collect the suite, so nothing is removed:\n{exc}",
               file=sys.stderr)
@@ -94,12 +95,10 @@ def run_prune(args: argparse.Namespace) -> int:
 
 def run_migrate(args: argparse.Namespace) -> int:
     if args.store:
-        from pathlib import Path
-
         root = Path(args.store).resolve()
     else:
         try:
-            root = store_of(read_suite(_args(args)), None)
+            root = store_of(read_suite(pytest_args(args)), None)
         except SuiteError as exc:
             print(f"rwe store migrate: cannot read the suite's settings:\n{exc}",
                   file=sys.stderr)
@@ -114,8 +113,3 @@ def run_migrate(args: argparse.Namespace) -> int:
     print(f"rwe store migrate: {root}: {verb} {result.moved} file(s) in the new layout, "
           f"{len(result.dropped)} older duplicate(s), {len(result.skipped)} unreadable")
     return 1 if result.skipped else 0
-
-
-def _args(args: argparse.Namespace) -> list[str]:
-    rest = list(args.pytest_args or [])
-    return rest[1:] if rest[:1] == ["--"] else rest

@@ -100,6 +100,12 @@ def read_suite(args: Sequence[str], *, collect: bool = False) -> Suite:
     return Suite(plugin.settings, cases)
 
 
+def pytest_args(args: Any) -> list[str]:
+    """The pytest arguments a subcommand was given (a leading ``--`` left out)."""
+    rest = list(getattr(args, "pytest_args", None) or [])
+    return rest[1:] if rest[:1] == ["--"] else rest
+
+
 def store_of(suite: Suite, given: str | None) -> Path:
     """The store folder: ``--store`` when given, else the suite's (``--rwe-store``/ini)."""
     return Path(given).resolve() if given else suite.settings.store
