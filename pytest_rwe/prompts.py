@@ -17,8 +17,10 @@ Rendering is deterministic: the same study and the same templates give the same 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import os
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -67,7 +69,7 @@ class PromptTemplate:
     text: str
     source: str  # "package" or the path of the overriding file
 
-    @property
+    @functools.cached_property
     def sha256(self) -> str:
         """sha256 of the text (UTF-8)."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
@@ -344,8 +346,14 @@ def prompt_origin(templates: list[PromptTemplate], **inputs: str) -> PromptOrigi
 def _portable(source: str) -> str:
     if source == PACKAGE_SOURCE:
         return source
+    return _relative_to(source, os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)
+def _relative_to(source: str, folder: str) -> str:
+    # resolving costs system calls, and every request of a run names the same few files
     path = Path(source)
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return path.resolve().relative_to(Path(folder).resolve()).as_posix()
     except (ValueError, OSError):
         return path.name
