@@ -11,7 +11,6 @@ import argparse
 import sys
 from typing import Any
 
-from pytest_rwe.cli.suite import SuiteError, pytest_args, read_suite
 from pytest_rwe.providers.base import ProviderConfigError
 from pytest_rwe.providers.registry import needed_keys
 
@@ -32,6 +31,8 @@ def add_keys_parser(commands: Any) -> None:
 
 
 def run_keys(args: argparse.Namespace) -> int:
+    from pytest_rwe.cli.suite import SuiteError, pytest_args, read_suite
+
     try:
         settings = read_suite(pytest_args(args)).settings
         needs = needed_keys(settings.models, settings.jury)

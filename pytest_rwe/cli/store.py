@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_rwe.cli.suite import SuiteError, pytest_args, read_suite, store_of
 from pytest_rwe.providers.registry import canonical_name
 from pytest_rwe.store.layout import expected_paths
 from pytest_rwe.store.maintenance import StoreLayoutError, migrate, prune
@@ -64,6 +63,9 @@ def add_store_parser(commands: Any) -> None:
 
 
 def run_prune(args: argparse.Namespace) -> int:
+    # pytest is imported only by the commands that read the suite (0.35 s)
+    from pytest_rwe.cli.suite import SuiteError, pytest_args, read_suite, store_of
+
     try:
         suite = read_suite(pytest_args(args), collect=True)
     except SuiteError as exc:
@@ -94,6 +96,8 @@ def run_prune(args: argparse.Namespace) -> int:
 
 
 def run_migrate(args: argparse.Namespace) -> int:
+    from pytest_rwe.cli.suite import SuiteError, pytest_args, read_suite, store_of
+
     if args.store:
         root = Path(args.store).resolve()
     else:
