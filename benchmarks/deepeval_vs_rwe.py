@@ -63,8 +63,8 @@ def responder(provider: str, model: str, prompt: str) -> str | None:
 
 
 def load_cases(count: int) -> list[tuple[Any, str]]:
+    from pytest_rwe.rules.summarizer import summarize
     from pytest_rwe.study import load_study
-    from pytest_rwe.summarizer import summarize
 
     paths = sorted(STUDIES.glob("*.json"))[:count]
     if len(paths) < count:
@@ -168,10 +168,10 @@ def check_scored(result: Any, expected: int) -> None:
 def pytest_rwe_engine(cases: Sequence[tuple[Any, str]], concurrency: int) -> Callable[
         [Path], None]:
     def work(store: Path) -> None:
-        from pytest_rwe.calling import Caller
+        from pytest_rwe.caller import Caller
         from pytest_rwe.engine import Engine, EngineConfig
         from pytest_rwe.prompts import load_prompts
-        from pytest_rwe.providers.calls import RetryPolicy
+        from pytest_rwe.providers.retry import RetryPolicy
         from pytest_rwe.store import ResponseStore
 
         caller = Caller(store=ResponseStore(store, "new"), policy=RetryPolicy(),

@@ -16,10 +16,10 @@ from pytest_rwe.prompts import judge_request, load_prompts, summarize_request
 from pytest_rwe.providers.base import GenerationResult, GenerationSettings, Usage
 from pytest_rwe.providers.registry import create_provider
 from pytest_rwe.rules import judge
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.rules.synthetic import random_raw
 from pytest_rwe.store import CallLabel, ResponseStore, prompt_sha256, request_key
 from pytest_rwe.study import Study, parse_study
-from pytest_rwe.summarizer import summarize
 from pytest_rwe.verdict import CRITERIA
 
 

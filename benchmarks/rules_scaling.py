@@ -23,8 +23,8 @@ import time
 from typing import Any
 
 from pytest_rwe.rules import judge_all
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, parse_study
-from pytest_rwe.summarizer import summarize
 
 _SITES = ("renal", "hepatic", "cardiac", "pulmonary", "cerebral", "gastric", "retinal", "skin",
           "bone", "joint", "muscle", "nerve", "thyroid", "pancreatic", "biliary", "colonic",

@@ -79,8 +79,8 @@ def summaries_by_model(cases: Path) -> Callable[[str, str, str], str | None]:
     The builtin summary of the study, signed by the model, so every (model, study) pair has
     a text of its own, as real models would (the server's default is one text for all).
     """
+    from pytest_rwe.rules.summarizer import summarize
     from pytest_rwe.study import load_folder
-    from pytest_rwe.summarizer import summarize
 
     by_question = {load.study.question: summarize(load.study)
                    for load in load_folder(cases) if load.study is not None}

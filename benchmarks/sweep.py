@@ -85,7 +85,7 @@ from benchmarks.runs import (
     sweep_cases,
     verdicts,
 )
-from pytest_rwe.store_lock import pid_alive
+from pytest_rwe.store.lock_files import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
 
 SCENARIOS = ("cap16", "cap4", "cap2", "xdist", "two-runs", "killed-leader", "rules", "replay",
@@ -245,8 +245,8 @@ def _kill_leader(store: Path) -> int | None:
 def rules_scale(cases: Path) -> dict[str, Any]:
     """The rules juror's seconds per summary by outcome count, then its effect on a sweep."""
     from pytest_rwe.rules import judge
+    from pytest_rwe.rules.summarizer import summarize
     from pytest_rwe.study import parse_study
-    from pytest_rwe.summarizer import summarize
     from pytest_rwe.testing.studies import big_study_raw
     from pytest_rwe.verdict import CRITERIA
 

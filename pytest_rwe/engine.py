@@ -24,9 +24,7 @@ from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pytest_rwe.calling import Caller, CallLabel
-from pytest_rwe.claims_report import claim_diagnostics
-from pytest_rwe.leader import Leader
+from pytest_rwe.caller import Caller, CallLabel
 from pytest_rwe.prompts import (
     PromptSet,
     judge_request,
@@ -43,7 +41,9 @@ from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
+from pytest_rwe.rules.diagnostics import claim_diagnostics
 from pytest_rwe.store import Deferral, StoreMissError
+from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 
@@ -78,7 +78,7 @@ class Evaluation:
     error: str | None = None  # why no summary could be had (already redacted)
     #: redacted tracebacks of exceptions raised by provider code (bugs, never swallowed)
     bugs: tuple[str, ...] = ()
-    #: the summary's claim diagnostics (:mod:`pytest_rwe.claims_report`), when computed
+    #: the summary's claim diagnostics (:mod:`pytest_rwe.rules.diagnostics`), when computed
     claims: Mapping[str, Any] | None = None
 
     @property

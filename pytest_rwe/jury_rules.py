@@ -6,7 +6,7 @@
   majority of the jurors that judge the pair (the configured jury, less the jurors dropped by
   ``--rwe-exclude-self``).
 - **Self-judging** (``--rwe-exclude-self``): a juror of the same vendor family as the model
-  under test (:mod:`pytest_rwe.families`) is dropped from that model's pairs.
+  under test (:mod:`pytest_rwe.providers.families`) is dropped from that model's pairs.
 - **Repeats** (``--rwe-repeat N`` with ini ``rwe_repeat_rule``): ``all``: every repeat must
   pass (each repeat's test asserts its own verdict, so the pair passes only if all do);
   ``majority``: more than half of the N repeats pass; ``mean``: the mean over repeats of the
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pytest_rwe.families import same_family_jurors
+from pytest_rwe.providers.families import same_family_jurors
 from pytest_rwe.settings import SettingsError
 from pytest_rwe.verdict import Criterion, Verdict, majority
 

@@ -41,7 +41,7 @@ FIXED_SUITE = tuple(sorted(
 SUITE_TEST = """
 import pytest
 from pytest_rwe import CRITERIA
-from pytest_rwe.fixtures import assert_criterion
+from pytest_rwe import assert_criterion
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)
@@ -121,8 +121,8 @@ def summarizing_responder(studies: Path) -> Callable[[str, str, str], str | None
 
     Judge prompts get the server's default (a passing verdict).
     """
+    from pytest_rwe.rules.summarizer import summarize
     from pytest_rwe.study import load_folder
-    from pytest_rwe.summarizer import summarize
 
     by_question = {
         load.study.question: summarize(load.study)

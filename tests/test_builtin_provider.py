@@ -19,8 +19,8 @@ from pytest_rwe.providers.base import (
 from pytest_rwe.providers.builtin import BuiltinProvider
 from pytest_rwe.providers.registry import create_provider, missing_key
 from pytest_rwe.replies import parse_judge_reply
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, load_study
-from pytest_rwe.summarizer import summarize
 from pytest_rwe.verdict import CRITERIA
 
 STUDY = (Path(__file__).resolve().parent.parent / "cases" / "studies"

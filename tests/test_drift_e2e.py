@@ -25,7 +25,7 @@ from e2e_kit import (
     xdist_args,
 )
 
-from pytest_rwe.store_record import slug
+from pytest_rwe.store.entry import slug
 from pytest_rwe.testing.fake_server import FakeServer
 
 WORKERS = [0, 2]
@@ -33,7 +33,7 @@ RULES = "builtin/rules"
 DRIFT_TEST = """
 import pytest
 from pytest_rwe import CRITERIA
-from pytest_rwe.fixtures import assert_criterion
+from pytest_rwe import assert_criterion
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)

@@ -7,12 +7,12 @@ import threading
 import time
 from pathlib import Path
 
-from pytest_rwe.calling import Caller
+from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import load_prompts
 from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider
-from pytest_rwe.providers.calls import RetryPolicy
 from pytest_rwe.providers.registry import register_provider
+from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.study import load_study
 

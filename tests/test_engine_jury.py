@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.calling import Caller
+from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import load_prompts
 from pytest_rwe.providers.base import (
@@ -20,10 +20,10 @@ from pytest_rwe.providers.base import (
     ProviderError,
 )
 from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES, BuiltinProvider
-from pytest_rwe.providers.calls import RetryPolicy
 from pytest_rwe.providers.registry import register_provider
+from pytest_rwe.providers.retry import RetryPolicy
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, load_study, parse_study
-from pytest_rwe.summarizer import summarize
 from pytest_rwe.testing.studies import big_study_raw
 from pytest_rwe.verdict import CRITERIA
 

@@ -16,7 +16,7 @@ from pytest_rwe.redact import (
     remember_url_secrets,
     url_secrets,
 )
-from pytest_rwe.store_record import CallLabel
+from pytest_rwe.store.entry import CallLabel
 
 # every family of terminal control: CSI (colour, clear screen, cursor), OSC (title, OSC 8
 # hyperlink, OSC 52 clipboard) ended by BEL and by ST, DCS, a bare ESC sequence (RIS),

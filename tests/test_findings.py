@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.claims_report import juror_findings, study_value
 from pytest_rwe.engine import Evaluation
+from pytest_rwe.plugin.records import evaluation_record
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.records import evaluation_record
 from pytest_rwe.report.html_findings import summary_with_findings
 from pytest_rwe.report.report_json import result_entry
+from pytest_rwe.rules.diagnostics import juror_findings, study_value
 from pytest_rwe.rules.quotes import locate, locate_quotes, quoted_spans
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, load_study
-from pytest_rwe.summarizer import summarize
 from pytest_rwe.verdict import JurorScore, Verdict
 
 STUDIES = Path(__file__).resolve().parent.parent / "cases" / "studies"

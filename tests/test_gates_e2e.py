@@ -37,7 +37,7 @@ class Copy(Provider):
     uses_store = False
 
     async def generate(self, request):
-        from pytest_rwe.summarizer import summarize
+        from pytest_rwe.rules.summarizer import summarize
         study = request.task.study
         text = summarize(study)
         if self.model == "flip1" and study.id == FLIPPED_STUDY:

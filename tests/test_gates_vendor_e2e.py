@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from e2e_kit import FAKE_KEYS, RECORDER, STUDIES, make_suite, read_records, xdist_args
 
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import load_folder
-from pytest_rwe.summarizer import summarize
 from pytest_rwe.testing.fake_server import FakeServer
 
 WORKERS = [0, 2]
@@ -192,7 +192,7 @@ class Evil(Provider):
     uses_store = False
 
     async def generate(self, request):
-        from pytest_rwe.summarizer import summarize
+        from pytest_rwe.rules.summarizer import summarize
         task = request.task
         if self.model == "writer":
             extra = os.environ.get("EVIL_EXTRA", "")

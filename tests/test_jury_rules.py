@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_rwe.families import same_family_jurors, vendor_family
 from pytest_rwe.jury_rules import JuryRules, build_jury_rules, repeated
+from pytest_rwe.providers.families import same_family_jurors, vendor_family
 from pytest_rwe.settings import DEFAULT_JURY, SettingsError
 from pytest_rwe.verdict import CRITERIA, JurorScore, Verdict, majority
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.leader import RunLeader, worker_role
-from pytest_rwe.store_lock import LockInfo, process_start
+from pytest_rwe.store.leader import RunLeader, worker_role
+from pytest_rwe.store.lock_files import LockInfo, process_start
 
 
 class Clock:
@@ -114,7 +114,7 @@ def test_a_leader_that_cannot_say_done_removes_its_note(
     def disk_full(path: Path, text: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("pytest_rwe.leader.atomic_write_text", disk_full)
+    monkeypatch.setattr("pytest_rwe.store.leader.atomic_write_text", disk_full)
     leader.note_failure("k1", "openai/o4-mini: 500")  # not noted, and no error either
     leader.finish()
     assert not leader.path.exists()

@@ -90,7 +90,7 @@ def test_no_model_configured_is_a_usage_error(pytester: pytest.Pytester) -> None
 @pytest.mark.parametrize("workers", WORKERS)
 def test_own_summarizer_judged_by_rwe_jury(pytester: pytest.Pytester, workers: int) -> None:
     make_suite(pytester, test="""
-from pytest_rwe.summarizer import summarize
+from pytest_rwe.rules.summarizer import summarize
 
 
 def test_good(rwe_study, rwe_jury):

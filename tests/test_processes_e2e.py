@@ -24,7 +24,7 @@ from e2e_kit import (
     summarizing_responder,
 )
 
-from pytest_rwe.store_lock import pid_alive
+from pytest_rwe.store.lock_files import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
 
 CALLS = len(STUDIES) * 10  # a summary and nine judge calls per study

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_rwe.progress import Progress
+from pytest_rwe.report.progress import Progress
 
 
 def test_sums_the_latest_snapshot_of_each_process() -> None:

@@ -9,13 +9,12 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe.rescore import (
+from pytest_rwe.cli.rescore import add_rescore_parser, run_rescore
+from pytest_rwe.report.rescore import (
     RescoreError,
-    add_rescore_parser,
     parse_criterion_values,
     parse_weights,
     rescore,
-    run_rescore,
 )
 
 # The hand-computed example of tests/stats/test_rubric_score.py: scores A 1, B 21.5/22.5, C 0.

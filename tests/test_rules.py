@@ -10,6 +10,7 @@ import pytest
 
 from pytest_rwe.replies import parse_judge_reply
 from pytest_rwe.rules import judge, judge_all
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.rules.synthetic import (
     change_number,
     drop_significant,
@@ -19,7 +20,6 @@ from pytest_rwe.rules.synthetic import (
 )
 from pytest_rwe.rules.text import numbers_in
 from pytest_rwe.study import Study, load_study, parse_study
-from pytest_rwe.summarizer import summarize
 
 STUDIES = Path(__file__).resolve().parent.parent / "cases" / "studies"
 

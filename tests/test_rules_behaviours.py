@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe.claims_report import claim_diagnostics
 from pytest_rwe.rules import judge, judge_all
 from pytest_rwe.rules.claims import analyze
+from pytest_rwe.rules.diagnostics import claim_diagnostics
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.rules.truth import read_facts
 from pytest_rwe.study import Study, parse_study
-from pytest_rwe.summarizer import summarize
 
 
 def trial(outcomes: dict[str, str], *, intervention: str = "Drug A",

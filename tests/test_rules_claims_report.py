@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.claims_report import aggregate_claims, claim_diagnostics
 from pytest_rwe.rules import judge
+from pytest_rwe.rules.diagnostics import aggregate_claims, claim_diagnostics
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.rules.synthetic import random_study
 from pytest_rwe.study import Study, load_study
-from pytest_rwe.summarizer import summarize
 
 STUDIES = Path(__file__).resolve().parent.parent / "cases" / "studies"
 HCTZ = "legend_htn_hydrochlorothiazide_vs_chlorthalidone_kidney_liver"

@@ -9,8 +9,8 @@ from typing import Any
 
 from pytest_rwe.rules import judge
 from pytest_rwe.rules.claims import analyze
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, parse_study
-from pytest_rwe.summarizer import summarize
 
 
 def study_of(outcomes: dict[str, str], *, intervention: str = "Drug A",

@@ -6,14 +6,14 @@ import copy
 
 import pytest
 
-from pytest_rwe.selection import (
+from pytest_rwe.study import parse_study
+from pytest_rwe.study.selection import (
     SelectError,
     parse_select,
     selected,
     significance_profile,
     study_tags,
 )
-from pytest_rwe.study import parse_study
 
 
 def test_tags_of_a_cohort(cohort_raw: dict[str, object]) -> None:

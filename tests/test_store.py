@@ -31,7 +31,7 @@ from pytest_rwe.store import (
     request_key,
     store_key,
 )
-from pytest_rwe.store_key import canonical_json
+from pytest_rwe.store.keys import canonical_json
 
 # -- keys ------------------------------------------------------------------------------------
 
@@ -377,7 +377,7 @@ def test_a_model_on_its_own_server_has_its_own_keys() -> None:
 def test_request_hashes_are_the_key_and_the_prompt_hash() -> None:
     from pytest_rwe.providers.base import GenerationRequest, GenerationSettings, Message
     from pytest_rwe.providers.registry import create_provider
-    from pytest_rwe.store_key import prompt_sha256, request_hashes, request_key
+    from pytest_rwe.store.keys import prompt_sha256, request_hashes, request_key
 
     texts = ["plain", 'quotes " and \\\\ backslash', "ünïcödé ✓ and \u2028", "{\"json\": [1]}"]
     for name in ("openai/gpt-4.1", "openai/o4-mini", "anthropic/claude-sonnet-4-20250514",

@@ -1,4 +1,4 @@
-"""One budget per provider endpoint for the processes sharing a store (pytest_rwe.store_budget).
+"""One budget per provider endpoint for the processes sharing a store (pytest_rwe.store.budget).
 
 Other processes are real ones (children of this test), so that the registry's liveness
 checks see live pids; their registry files are written by hand.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.store_budget import Demand, Peer, StoreBudget, Use, budget_for, entry_name
-from pytest_rwe.store_lock import LockInfo, ProcessId, me, process_start
+from pytest_rwe.store.budget import Demand, Peer, StoreBudget, Use, budget_for, entry_name
+from pytest_rwe.store.lock_files import LockInfo, ProcessId, me, process_start
 
 KEY = "openai@https://api.openai.com/v1"
 
@@ -139,15 +139,15 @@ def test_a_lock_owner_is_working_gone_or_unknown(tmp_path: Path, other: ProcessI
 def test_a_registry_that_cannot_be_written_holds_no_call_back(tmp_path: Path) -> None:
     import asyncio
 
-    from pytest_rwe.calling import Caller
+    from pytest_rwe.caller import Caller
     from pytest_rwe.providers.base import (
         GenerationRequest,
         GenerationResult,
         Message,
         Provider,
     )
-    from pytest_rwe.providers.calls import RetryPolicy
     from pytest_rwe.providers.registry import register_provider
+    from pytest_rwe.providers.retry import RetryPolicy
     from pytest_rwe.store import CallLabel, ResponseStore, StoreWarning
 
     class Remote(Provider):

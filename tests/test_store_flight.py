@@ -26,8 +26,8 @@ from pytest_rwe.store import (
     StoreWarning,
     prompt_sha256,
 )
-from pytest_rwe.store_flight import FileLocks, RangeLocks
-from pytest_rwe.store_lock import process_start
+from pytest_rwe.store.lock_files import process_start
+from pytest_rwe.store.locks import FileLocks, RangeLocks
 
 # -- single flight ----------------------------------------------------------------------------
 

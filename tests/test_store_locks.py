@@ -1,5 +1,5 @@
 """Record locks on store keys across processes: a dead owner holds nothing, a live one is
-waited for while it works, a hung one is not (see pytest_rwe.store_flight)."""
+waited for while it works, a hung one is not (see pytest_rwe.store.locks)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ import pytest
 from store_testkit import SUMMARY, key_of, result, save
 
 from pytest_rwe.store import ResponseStore, StoreWarning
-from pytest_rwe.store_budget import StoreBudget, entry_name
-from pytest_rwe.store_flight import RangeLocks
-from pytest_rwe.store_lock import ProcessId, process_start
+from pytest_rwe.store.budget import StoreBudget, entry_name
+from pytest_rwe.store.lock_files import ProcessId, process_start
+from pytest_rwe.store.locks import RangeLocks
 
 # probed where the tests' stores live (tmp_path), never in the checkout
 pytestmark = pytest.mark.skipif(not RangeLocks.usable(Path(tempfile.mkdtemp())),
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(not RangeLocks.usable(Path(tempfile.mkdtemp())),
 HOLDER = """
 import sys, time
 from pathlib import Path
-from pytest_rwe.store_flight import RangeLocks
+from pytest_rwe.store.locks import RangeLocks
 locks = RangeLocks(Path(sys.argv[1]))
 assert locks.acquire(sys.argv[2], "other-run") is not None
 print("locked", flush=True)

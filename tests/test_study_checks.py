@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from pytest_rwe.study import parse_study
-from pytest_rwe.study_checks import check_study
+from pytest_rwe.study.checks import check_study
 
 
 def _warnings(cohort_raw: dict[str, object], outcomes: dict[str, str],

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe.selection import HARD_OUTCOMES, source_collection, study_tags
 from pytest_rwe.study import Measure, Study, load_folder
+from pytest_rwe.study.selection import HARD_OUTCOMES, source_collection, study_tags
 
 SUITE = Path(__file__).resolve().parent.parent / "cases" / "studies"
 

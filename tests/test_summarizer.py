@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pytest_rwe.rules import judge_all
+from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.rules.synthetic import random_study
 from pytest_rwe.study import Study, load_study, parse_study
-from pytest_rwe.summarizer import summarize
 from pytest_rwe.verdict import CRITERIA
 
 STUDIES = Path(__file__).resolve().parent.parent / "cases" / "studies"

@@ -28,7 +28,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from pytest_rwe.drift.profile import VerdictProfile
 from pytest_rwe.redact import path_name
-from pytest_rwe.store_record import slug
+from pytest_rwe.store.entry import slug
 
 if TYPE_CHECKING:
     from syrupy.location import PyTestLocation

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_rwe.claims_report import claim_diagnostics
+from pytest_rwe.rules.diagnostics import claim_diagnostics
 from pytest_rwe.rules.text import NumberMention, numbers_in, sentences
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import Criterion, Verdict

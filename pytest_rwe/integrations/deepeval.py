@@ -52,7 +52,7 @@ from pytest_rwe.integrations.jury_engine import (
     shared_engine,
 )
 from pytest_rwe.prompts import PromptSet, load_prompts, render_summarize_prompt
-from pytest_rwe.providers.calls import DEFAULT_CONCURRENCY
+from pytest_rwe.providers.retry import DEFAULT_CONCURRENCY
 from pytest_rwe.store import RecordMode
 from pytest_rwe.study import Study, StudyFileError, load_study, parse_study
 from pytest_rwe.verdict import Criterion, CriterionVerdict, Verdict

@@ -32,8 +32,8 @@ from pytest_rwe.providers.base import (
     Message,
     ProviderConfigError,
 )
-from pytest_rwe.providers.calls import DEFAULT_CONCURRENCY
 from pytest_rwe.providers.registry import resolve_name
+from pytest_rwe.providers.retry import DEFAULT_CONCURRENCY
 from pytest_rwe.store import CallLabel, RecordMode
 
 __all__ = ["RweDeepEvalLLM", "StructuredReplyError", "parse_structured"]

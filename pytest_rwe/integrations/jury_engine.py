@@ -16,12 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_rwe.calling import Caller
+from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import load_prompts
 from pytest_rwe.providers.base import GenerationSettings, ProviderConfigError
-from pytest_rwe.providers.calls import DEFAULT_CONCURRENCY, RetryPolicy
 from pytest_rwe.providers.registry import missing_key, resolve_name
+from pytest_rwe.providers.retry import DEFAULT_CONCURRENCY, RetryPolicy
 from pytest_rwe.store import RECORD_MODES, RecordMode, ResponseStore
 
 __all__ = [

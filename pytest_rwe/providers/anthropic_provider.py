@@ -15,7 +15,7 @@ Settings sent: never ``temperature``. The installed SDK (anthropic >= 2) sends
 ``top_k`` on every model, even at their defaults, and the SDK removed them from ``create``.
 ``max_tokens`` = 16000 by default (room for models that think by default), capped at the
 SDK's non-streaming limit for the models it lists and at 4096/8192 for Claude 3/3.5.
-The SDK's own retries are off: :mod:`pytest_rwe.providers.calls` retries.
+The SDK's own retries are off: :mod:`pytest_rwe.providers.retry` retries.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the SDK is imported on the first live call: a replay never pays for it
     import anthropic
 
-from pytest_rwe.providers import _vendor
+from pytest_rwe.providers import common
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationResult,
@@ -69,14 +69,14 @@ class AnthropicProvider(Provider):
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(model, options)
-        self._options = _vendor.vendor_options(
+        self._options = common.vendor_options(
             self.full_name,
             self.options,
             self.key_variables,
             extra_options=frozenset({"thinking_budget"}),
         )
         # the Messages API refuses thinking budgets under 1024 tokens
-        self.thinking_budget = _vendor.int_option(self.full_name, self.options,
+        self.thinking_budget = common.int_option(self.full_name, self.options,
                                                   "thinking_budget", 1024)
         self._client: anthropic.AsyncAnthropic | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -103,7 +103,7 @@ class AnthropicProvider(Provider):
         if self._client is None or self._loop is not loop:
             # The key is passed explicitly so the SDK never falls back to profiles on disk.
             self._client = anthropic.AsyncAnthropic(
-                api_key=_vendor.require_key(self.full_name, self._options),
+                api_key=common.require_key(self.full_name, self._options),
                 base_url=self._options.base_url,  # None: the SDK reads ANTHROPIC_BASE_URL
                 timeout=self._options.timeout_s,
                 max_retries=0,
@@ -112,7 +112,7 @@ class AnthropicProvider(Provider):
         return self._client
 
     def budget_key(self) -> str:
-        return _vendor.budget_key(self.name, self._options, "ANTHROPIC_BASE_URL",
+        return common.budget_key(self.name, self._options, "ANTHROPIC_BASE_URL",
                                   "https://api.anthropic.com")
 
     def load_sdk(self) -> None:
@@ -133,14 +133,14 @@ class AnthropicProvider(Provider):
         try:
             response = await client.messages.create(model=self.model, messages=messages, **settings)
         except anthropic.APIStatusError as exc:
-            message = _vendor.error_message(exc.body, exc.message)
-            raise _vendor.status_error(
+            message = common.error_message(exc.body, exc.message)
+            raise common.status_error(
                 self.full_name, exc.status_code, message, headers=exc.response.headers
             ) from None
         except anthropic.APIConnectionError as exc:  # includes APITimeoutError
-            raise _vendor.transport_error(self.full_name, exc, self._options.timeout_s) from None
+            raise common.transport_error(self.full_name, exc, self._options.timeout_s) from None
         except ValueError as exc:  # the SDK lets a body that is not JSON through as-is
-            raise _vendor.malformed_error(self.full_name, exc) from None
+            raise common.malformed_error(self.full_name, exc) from None
         latency = time.perf_counter() - start
         text = self._answer_text(response, settings["max_tokens"])
         usage = response.usage
@@ -158,17 +158,17 @@ class AnthropicProvider(Provider):
         text = "".join(b.text for b in blocks if getattr(b, "type", None) == "text")
         stop = getattr(response, "stop_reason", None)
         if stop == "refusal":
-            raise _vendor.empty_error(self.full_name, "the model refused (stop_reason=refusal)")
+            raise common.empty_error(self.full_name, "the model refused (stop_reason=refusal)")
         if stop == "max_tokens":
-            raise _vendor.empty_error(
+            raise common.empty_error(
                 self.full_name,
                 f"the answer was cut off at max_tokens={max_tokens}; raise max_output_tokens "
                 "in the generation settings (or lower thinking_budget)",
             )
         if not blocks:
-            raise _vendor.empty_error(self.full_name, f"no content blocks (stop_reason={stop})")
+            raise common.empty_error(self.full_name, f"no content blocks (stop_reason={stop})")
         if not text.strip():
-            raise _vendor.empty_error(self.full_name, "no text block in the content")
+            raise common.empty_error(self.full_name, "no text block in the content")
         return text
 
     async def aclose(self) -> None:

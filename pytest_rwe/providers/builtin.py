@@ -120,7 +120,7 @@ class BuiltinProvider(Provider):
         if self.model == "template":
             if not isinstance(task, SummarizeTask):
                 raise ProviderError(self.full_name, self._refusal(task, "summarize a study"))
-            from pytest_rwe.summarizer import summarize
+            from pytest_rwe.rules.summarizer import summarize
 
             text = summarize(task.study)
         else:

@@ -16,7 +16,7 @@ Per-model options (the ``options`` mapping):
 Settings sent: ``temperature`` except for Gemini 3 and later, where Google advises keeping
 the default 1.0 (lower values can make the model loop); ``max_output_tokens`` = 16384 for
 thinking models (Gemini 2.5 and later: thinking tokens count against it), 2048 otherwise.
-The SDK does not retry without ``retry_options``; :mod:`pytest_rwe.providers.calls` does.
+The SDK does not retry without ``retry_options``; :mod:`pytest_rwe.providers.retry` does.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the SDK is imported on the first live call: a replay never 
     from google import genai
     from google.genai import errors, types
 
-from pytest_rwe.providers import _vendor
+from pytest_rwe.providers import common
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationResult,
@@ -64,14 +64,14 @@ class GoogleProvider(Provider):
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(model, options)
-        self._options = _vendor.vendor_options(
+        self._options = common.vendor_options(
             self.full_name,
             self.options,
             self.key_variables,
             extra_options=frozenset({"thinking_budget"}),
         )
         # 0 turns thinking off on Gemini 2.5 Flash
-        self.thinking_budget = _vendor.int_option(self.full_name, self.options,
+        self.thinking_budget = common.int_option(self.full_name, self.options,
                                                   "thinking_budget", 0)
         version = gemini_version(model)
         self.thinking = version is not None and version >= (2, 5)
@@ -105,7 +105,7 @@ class GoogleProvider(Provider):
                 timeout=int(self._options.timeout_s * 1000),  # milliseconds
             )
             self._client = genai.Client(
-                api_key=_vendor.require_key(self.full_name, self._options), vertexai=False,
+                api_key=common.require_key(self.full_name, self._options), vertexai=False,
                 http_options=http_options,
             )
             self._loop = loop
@@ -124,7 +124,7 @@ class GoogleProvider(Provider):
         )
 
     def budget_key(self) -> str:
-        return _vendor.budget_key(self.name, self._options, "GOOGLE_GEMINI_BASE_URL",
+        return common.budget_key(self.name, self._options, "GOOGLE_GEMINI_BASE_URL",
                                   "https://generativelanguage.googleapis.com")
 
     def load_sdk(self) -> None:
@@ -151,11 +151,11 @@ class GoogleProvider(Provider):
         except errors.APIError as exc:
             raise self._api_error(exc) from None
         except ValueError as exc:  # the SDK lets a body that is not JSON through as-is
-            raise _vendor.malformed_error(self.full_name, exc) from None
+            raise common.malformed_error(self.full_name, exc) from None
         except Exception as exc:
             # the SDK does not wrap httpx2 timeouts and connection errors
-            if _vendor.is_transport_error(exc):
-                raise _vendor.transport_error(
+            if common.is_transport_error(exc):
+                raise common.transport_error(
                     self.full_name, exc, self._options.timeout_s
                 ) from None
             raise
@@ -175,12 +175,12 @@ class GoogleProvider(Provider):
 
     def _api_error(self, exc: errors.APIError) -> Exception:
         headers = getattr(exc.response, "headers", None)
-        return _vendor.status_error(
+        return common.status_error(
             self.full_name,
             int(exc.code),
             exc.message or str(exc),
             headers=dict(headers) if headers is not None else None,
-            retry_after=_vendor.google_retry_delay(exc.details),
+            retry_after=common.google_retry_delay(exc.details),
         )
 
     def _answer_text(self, response: types.GenerateContentResponse, budget: int | None) -> str:
@@ -188,13 +188,13 @@ class GoogleProvider(Provider):
             feedback = response.prompt_feedback
             reason = feedback.block_reason if feedback else None
             what = f"the prompt was blocked ({reason})" if reason else "no candidates"
-            raise _vendor.empty_error(self.full_name, what)
+            raise common.empty_error(self.full_name, what)
         candidate = response.candidates[0]
         finish = str(getattr(candidate.finish_reason, "value", candidate.finish_reason) or "")
         if finish in _BLOCKED:
-            raise _vendor.empty_error(self.full_name, f"blocked (finish_reason={finish})")
+            raise common.empty_error(self.full_name, f"blocked (finish_reason={finish})")
         if finish == "MAX_TOKENS":
-            raise _vendor.empty_error(
+            raise common.empty_error(
                 self.full_name,
                 f"the answer was cut off at max_output_tokens={budget} (thinking tokens count "
                 "against it); raise max_output_tokens in the generation settings",
@@ -203,7 +203,7 @@ class GoogleProvider(Provider):
         text = "".join(p.text for p in parts or () if p.text and not p.thought)
         if not text.strip():
             what = f"the candidate has no text (finish_reason={finish or None})"
-            raise _vendor.empty_error(self.full_name, what)
+            raise common.empty_error(self.full_name, what)
         return text
 
     async def aclose(self) -> None:

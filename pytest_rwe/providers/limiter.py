@@ -17,7 +17,7 @@ to what the provider says, like TCP's congestion window:
   start) back to 0.7 x the limit before the stall.
 
 Waiting calls are admitted in order, retries of rejected calls first. A cross-process budget
-(:mod:`pytest_rwe.store_budget`) may cap the limit further (``budget``). Pure asyncio, no
+(:mod:`pytest_rwe.store.budget`) may cap the limit further (``budget``). Pure asyncio, no
 provider code. Its clock is the event loop's (``loop.time()``), so tests can run it on a
 loop with virtual time.
 """

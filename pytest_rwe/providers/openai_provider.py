@@ -16,7 +16,7 @@ Settings sent: reasoning models (``o1``/``o3``/``o4``/``o5``..., ``gpt-5*`` exce
 ``-chat`` variants) reject ``temperature``, so it is omitted and the budget is
 ``max_completion_tokens`` = 16000 (reasoning tokens count against it). Other models get
 ``temperature`` and ``max_tokens`` = 2048 (``max_tokens``, which compatible servers accept).
-The SDK's own retries are off: :mod:`pytest_rwe.providers.calls` retries.
+The SDK's own retries are off: :mod:`pytest_rwe.providers.retry` retries.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the SDK is imported on the first live call: a replay never pays for it
     import openai
 
-from pytest_rwe.providers import _vendor
+from pytest_rwe.providers import common
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationResult,
@@ -56,7 +56,7 @@ class OpenAIProvider(Provider):
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(model, options)
-        self._options = _vendor.vendor_options(
+        self._options = common.vendor_options(
             self.full_name, self.options, self.key_variables, extra_options=frozenset({"reasoning"})
         )
         override = self.options.get("reasoning")
@@ -85,7 +85,7 @@ class OpenAIProvider(Provider):
         if self._client is None or self._loop is not loop:
             # a server of its own (base_url option) needs no key; OpenAI itself does
             key = (self._options.api_key or _NO_KEY if self._options.base_url
-                   else _vendor.require_key(self.full_name, self._options))
+                   else common.require_key(self.full_name, self._options))
             self._client = openai.AsyncOpenAI(
                 api_key=key,
                 base_url=self._options.base_url,  # None: the SDK reads OPENAI_BASE_URL
@@ -96,7 +96,7 @@ class OpenAIProvider(Provider):
         return self._client
 
     def budget_key(self) -> str:
-        return _vendor.budget_key(self.name, self._options, "OPENAI_BASE_URL",
+        return common.budget_key(self.name, self._options, "OPENAI_BASE_URL",
                                   "https://api.openai.com/v1")
 
     def load_sdk(self) -> None:
@@ -114,14 +114,14 @@ class OpenAIProvider(Provider):
                 model=self.model, messages=messages, **settings
             )
         except openai.APIStatusError as exc:
-            message = _vendor.error_message(exc.body, exc.message)
-            raise _vendor.status_error(
+            message = common.error_message(exc.body, exc.message)
+            raise common.status_error(
                 self.full_name, exc.status_code, message, headers=exc.response.headers
             ) from None
         except openai.APIConnectionError as exc:  # includes APITimeoutError
-            raise _vendor.transport_error(self.full_name, exc, self._options.timeout_s) from None
+            raise common.transport_error(self.full_name, exc, self._options.timeout_s) from None
         except ValueError as exc:  # the SDK lets a body that is not JSON through as-is
-            raise _vendor.malformed_error(self.full_name, exc) from None
+            raise common.malformed_error(self.full_name, exc) from None
         latency = time.perf_counter() - start
         text = self._answer_text(response, settings)
         usage = response.usage
@@ -137,15 +137,15 @@ class OpenAIProvider(Provider):
     def _answer_text(self, response: Any, settings: Mapping[str, Any]) -> str:
         choices = getattr(response, "choices", None)
         if not choices:
-            raise _vendor.empty_error(self.full_name, "no choices in the response")
+            raise common.empty_error(self.full_name, "no choices in the response")
         choice = choices[0]
         finish = choice.finish_reason
         content = choice.message.content if choice.message else None
         if finish == "content_filter":
-            raise _vendor.empty_error(self.full_name, "blocked by the content filter")
+            raise common.empty_error(self.full_name, "blocked by the content filter")
         if finish == "length":
             budget = settings.get("max_completion_tokens", settings.get("max_tokens"))
-            raise _vendor.empty_error(
+            raise common.empty_error(
                 self.full_name,
                 f"the answer was cut off at the output budget ({budget} tokens); "
                 "raise max_output_tokens in the generation settings",
@@ -153,7 +153,7 @@ class OpenAIProvider(Provider):
         if not content or not content.strip():
             refusal = getattr(choice.message, "refusal", None)
             what = f"the model refused: {refusal}" if refusal else "the message has no text"
-            raise _vendor.empty_error(self.full_name, what)
+            raise common.empty_error(self.full_name, what)
         return str(content)
 
     async def aclose(self) -> None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_rwe.claims_report import aggregate_claims
-from pytest_rwe.families import same_family_jurors, vendor_family
+from pytest_rwe.providers.families import same_family_jurors, vendor_family
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.evidence import criterion_value, min_gate, quorum_met
 from pytest_rwe.report.repeats import repeat_passes, repeat_section
+from pytest_rwe.rules.diagnostics import aggregate_claims
 from pytest_rwe.stats import (
     CI,
     FleissKappa,

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_rwe.rescore import parse_criterion_values, parse_weights
+from pytest_rwe.report.rescore import parse_criterion_values, parse_weights
 from pytest_rwe.settings import SettingsError, parse_criterion_map
 from pytest_rwe.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES
 from pytest_rwe.stats.bradley_terry import BT_RESAMPLES

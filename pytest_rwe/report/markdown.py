@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rwe import escape
-from pytest_rwe.drift.render import baseline_markdown
+from pytest_rwe.report.baseline_text import baseline_markdown
 from pytest_rwe.report.run_section import run_markdown
 from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE

@@ -107,7 +107,7 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
     ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
     values; the plugin passes the real ones). ``no_study`` is why the run found no study.
     ``run`` is the run section (calls, retries, 429s, each endpoint's concurrency:
-    :meth:`pytest_rwe.progress.Progress.run_section`).
+    :meth:`pytest_rwe.report.progress.Progress.run_section`).
     """
     from pytest_rwe import __version__
 

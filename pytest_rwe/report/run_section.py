@@ -13,7 +13,7 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_rwe.progress import short_names
+from pytest_rwe.report.progress import short_names
 
 Line = list[tuple[str, str | None]]
 _HEAD = ["endpoint", "ceiling", "peak", "final", "lowest", "calls", "429s", "other overloads",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_rwe.drift.render import baseline_lines, gate_lines
+from pytest_rwe.report.baseline_text import baseline_lines, gate_lines
 from pytest_rwe.report.run_section import run_lines
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME

@@ -27,8 +27,8 @@ from pytest_rwe.integrations.deepeval import (  # noqa: E402
     rwe_test_case,
 )
 from pytest_rwe.prompts import load_prompts, render_summarize_prompt  # noqa: E402
+from pytest_rwe.rules.summarizer import summarize  # noqa: E402
 from pytest_rwe.study import Study  # noqa: E402
-from pytest_rwe.summarizer import summarize  # noqa: E402
 from pytest_rwe.testing import FakeServer  # noqa: E402
 
 QUIET = DisplayConfig(print_results=False, show_indicator=False)

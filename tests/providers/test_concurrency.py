@@ -7,8 +7,8 @@ import asyncio
 from provider_testkit import VENDORS, provider, request
 
 from pytest_rwe.providers.base import GenerationResult, Provider
-from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.providers.limiter import AdaptiveLimit
+from pytest_rwe.providers.retry import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.testing import FakeServer
 
 

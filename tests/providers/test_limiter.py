@@ -21,8 +21,8 @@ from pytest_rwe.providers.base import (
     Provider,
     ProviderError,
 )
-from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.providers.limiter import AdaptiveLimit
+from pytest_rwe.providers.retry import CallStats, RetryPolicy, call_with_retries
 
 REQUEST = GenerationRequest(messages=(Message("user", "hi"),))
 

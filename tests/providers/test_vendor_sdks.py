@@ -10,8 +10,8 @@ import pytest
 from provider_testkit import KEYS, VENDORS, provider, request
 
 from pytest_rwe.providers.base import GenerationResult, Provider, ProviderError
-from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.providers.limiter import AdaptiveLimit
+from pytest_rwe.providers.retry import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.testing import FakeServer
 from pytest_rwe.testing.fake_wire import DEFAULT_SUMMARY, count_tokens
 

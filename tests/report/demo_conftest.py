@@ -56,8 +56,8 @@ class DemoProvider(Provider):
         raise ProviderError(self.full_name, f"demo/{self.model} cannot answer {task!r:.40}")
 
     def _summarize(self, task: SummarizeTask) -> str:
+        from pytest_rwe.rules.summarizer import summarize
         from pytest_rwe.rules.synthetic import drop_significant, flip_direction
-        from pytest_rwe.summarizer import summarize
 
         text = summarize(task.study)
         if self.model == "careless":

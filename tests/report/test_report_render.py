@@ -21,8 +21,8 @@ from pytest_rwe.report import (
     render_summary,
     write_report,
 )
+from pytest_rwe.report.rescore import rescore
 from pytest_rwe.report.terminal import GRID_LIMIT, ROW_LIMIT
-from pytest_rwe.rescore import rescore
 from pytest_rwe.settings import SettingsError
 
 META = {"git_commit": "0123456789abcdef", "created_at": "2025-01-01T00:00:00+00:00"}

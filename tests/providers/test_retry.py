@@ -13,7 +13,6 @@ from email.utils import format_datetime
 import pytest
 from virtual_time import run_virtual
 
-from pytest_rwe.providers._vendor import google_retry_delay, parse_retry_after, status_error
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationResult,
@@ -21,13 +20,14 @@ from pytest_rwe.providers.base import (
     Provider,
     ProviderError,
 )
-from pytest_rwe.providers.calls import (
+from pytest_rwe.providers.common import google_retry_delay, parse_retry_after, status_error
+from pytest_rwe.providers.limiter import AdaptiveLimit
+from pytest_rwe.providers.retry import (
     CallStats,
     RetryPolicy,
     call_with_retries,
     is_rate_limited,
 )
-from pytest_rwe.providers.limiter import AdaptiveLimit
 
 REQUEST = GenerationRequest(messages=(Message("user", "hi"),))
 

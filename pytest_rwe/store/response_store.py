@@ -4,14 +4,14 @@ Layout (small files that can be committed, so a pull-request diff shows which ou
 
     <root>/.gitignore                      # keeps the transient files below out of git
     <root>/.locks/<key>.lock               # single-flight locks while a call is in progress
-    <root>/.locks/run-<run id>.*           # an xdist run's leader notes (pytest_rwe.leader)
+    <root>/.locks/run-<run id>.*           # an xdist run's leader notes (pytest_rwe.store.leader)
     <root>/<study>/<provider>__<model>/summary-r<repeat>-<key12>.json
     <root>/<study>/<provider>__<model>/judge-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
     <root>/<study>/<provider>__<model>/repair-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
 
 ``<provider>__<model>`` is the called model's display name with "/" written "__"; ``<subject>``
 is the model whose summary a juror scored, when the caller says; ``<key12>`` is the first 12
-hex digits of the key (see :mod:`pytest_rwe.store_key`). A file holds the full key, provider,
+hex digits of the key (see :mod:`pytest_rwe.store.keys`). A file holds the full key, provider,
 model, the effective settings, the repeat index, the label, the prompt's SHA-256, the response
 (text, latency, tokens), the run id and ``recorded_at``, pretty-printed with sorted keys.
 
@@ -31,14 +31,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pytest_rwe.leader import Deferral, DeferredCallFailed
 from pytest_rwe.providers.base import GenerationResult
-from pytest_rwe.store_budget import StoreBudget
-from pytest_rwe.store_claim import Claim, SingleFlight
-from pytest_rwe.store_flight import FlightLocks
-from pytest_rwe.store_key import prompt_sha256, request_key, store_key
-from pytest_rwe.store_lock import atomic_write_text, ensure_gitignore
-from pytest_rwe.store_record import (
+from pytest_rwe.store.budget import StoreBudget
+from pytest_rwe.store.entry import (
     CallKind,
     CallLabel,
     StoreMissError,
@@ -47,7 +42,12 @@ from pytest_rwe.store_record import (
     decode_record,
     encode_record,
 )
-from pytest_rwe.store_wait import LockWatcher, OwnerState
+from pytest_rwe.store.keys import prompt_sha256, request_key, store_key
+from pytest_rwe.store.leader import Deferral, DeferredCallFailed
+from pytest_rwe.store.lock_files import atomic_write_text, ensure_gitignore
+from pytest_rwe.store.locks import FlightLocks
+from pytest_rwe.store.reservation import Claim, SingleFlight
+from pytest_rwe.store.wait import LockWatcher, OwnerState
 
 __all__ = [
     "RECORD_MODES",
@@ -78,12 +78,12 @@ class ResponseStore(SingleFlight):
     example the controller's start time); in mode ``all`` an entry written under the same run
     id counts as stored. A claim waits for another process's call while that process is
     working on it (alive, and with a fresh heartbeat in ``registry``: see
-    :mod:`pytest_rwe.store_budget`); a lock whose owner cannot be checked is waited for at
+    :mod:`pytest_rwe.store.budget`); a lock whose owner cannot be checked is waited for at
     most ``wait_timeout`` seconds, then the model is called anyway (with a warning naming the
     lock). A lock whose owner died or stopped working, or older than ``stale_lock_after``
     seconds, is broken. ``shared=False`` says no other process uses the store (the caller
     dedupes in memory), so claims skip the locks. ``locks`` chooses how keys are locked
-    (default: :func:`pytest_rwe.store_flight.flight_locks`).
+    (default: :func:`pytest_rwe.store.locks.flight_locks`).
     """
 
     def __init__(

@@ -18,7 +18,7 @@ most ``start_grace_s``. A call the leader gave up on (after its retries) is note
 again. When the leader is done, died, or never came, a follower makes a missing call itself:
 a lost leader costs time, never a result. "Died" includes a leader killed but not yet
 reaped (xdist leaves a killed worker a zombie, which ``kill(pid, 0)`` calls alive) and one
-whose heartbeat in the store's registry stopped (:mod:`pytest_rwe.store_budget`): its
+whose heartbeat in the store's registry stopped (:mod:`pytest_rwe.store.budget`): its
 start time is in the note, so a reused pid is not mistaken for it either. The controller
 removes the run's notes at the end.
 """
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pytest_rwe.redact import redact
-from pytest_rwe.store_lock import LockInfo, OwnerCheck, ProcessId, atomic_write_text, me
+from pytest_rwe.store.lock_files import LockInfo, OwnerCheck, ProcessId, atomic_write_text, me
 
 LeaderState = Literal["working", "done"]
 #: what a follower makes of the note: the leader works, is done, or is lost (see lost())
@@ -89,7 +89,7 @@ class RunLeader:
         self.start_grace_s = start_grace_s
         self.recheck_s = recheck_s
         self._clock = clock
-        self._hung = hung  # whether a live leader's heartbeat stopped (see store_budget)
+        self._hung = hung  # whether a live leader's heartbeat stopped (see store.budget)
         self._first_asked: float | None = None
         self._checked_at: float | None = None
         self._state: FollowerView = "lost"

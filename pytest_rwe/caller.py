@@ -4,7 +4,7 @@ Every call of a session goes through :meth:`Caller.call`: identical requests in 
 this process are made once, the store replays or records them (and makes them once across
 processes sharing it), and live calls are retried and bounded per provider endpoint by an
 :class:`~pytest_rwe.providers.limiter.AdaptiveLimit`, itself within the endpoint's share of
-the store's budget (:mod:`pytest_rwe.store_budget`) when other processes call too.
+the store's budget (:mod:`pytest_rwe.store.budget`) when other processes call too.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from pytest_rwe.providers.base import (
     Provider,
     ProviderError,
 )
-from pytest_rwe.providers.calls import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.providers.limiter import AdaptiveLimit
 from pytest_rwe.providers.preload import load_sdk
 from pytest_rwe.providers.registry import create_provider
+from pytest_rwe.providers.retry import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.store import (
     CallLabel,
     Deferral,
@@ -33,8 +33,8 @@ from pytest_rwe.store import (
     ResponseStore,
     StoreWarning,
 )
-from pytest_rwe.store_budget import Demand, StoreBudget
-from pytest_rwe.store_key import request_hashes
+from pytest_rwe.store.budget import Demand, StoreBudget
+from pytest_rwe.store.keys import request_hashes
 
 __all__ = ["CallLabel", "Caller"]
 

@@ -1,6 +1,6 @@
 """The baseline comparison and the drop gate, for the terminal and report.md (pure).
 
-Rendered from ``report["gating"]`` (see :func:`pytest_rwe.drift.baseline.gate_section`);
+Rendered from ``report["gating"]`` (see :func:`pytest_rwe.report.baseline.gate_section`);
 a report without that section renders nothing, so runs without ``--rwe-baseline`` and
 without missing responses look exactly as before.
 """

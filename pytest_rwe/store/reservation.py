@@ -2,10 +2,10 @@
 
 The claim half of :class:`pytest_rwe.store.ResponseStore` (a mixin it inherits; the store
 holds the state). A claim reads the stored answer, or takes the key's lock
-(:mod:`pytest_rwe.store_flight`) and must call; a key another process holds is waited for
-while that process works on it (:mod:`pytest_rwe.store_budget` tells), with one watcher per
-event loop for all the waiting keys (:mod:`pytest_rwe.store_wait`). Under xdist a follower
-defers to the run's leader instead (:class:`pytest_rwe.leader.Deferral`).
+(:mod:`pytest_rwe.store.locks`) and must call; a key another process holds is waited for
+while that process works on it (:mod:`pytest_rwe.store.budget` tells), with one watcher per
+event loop for all the waiting keys (:mod:`pytest_rwe.store.wait`). Under xdist a follower
+defers to the run's leader instead (:class:`pytest_rwe.store.leader.Deferral`).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pytest_rwe.leader import Deferral, DeferredCallFailed
 from pytest_rwe.providers.base import GenerationResult
-from pytest_rwe.store_budget import StoreBudget
-from pytest_rwe.store_flight import FlightLocks, RangeLocks, flight_locks
-from pytest_rwe.store_lock import LockInfo, owner_dead
-from pytest_rwe.store_record import CallLabel, StoreMissError, StoreWarning, miss_message
-from pytest_rwe.store_wait import LockWatcher, OwnerState
+from pytest_rwe.store.budget import StoreBudget
+from pytest_rwe.store.entry import CallLabel, StoreMissError, StoreWarning, miss_message
+from pytest_rwe.store.leader import Deferral, DeferredCallFailed
+from pytest_rwe.store.lock_files import LockInfo, owner_dead
+from pytest_rwe.store.locks import FlightLocks, RangeLocks, flight_locks
+from pytest_rwe.store.wait import LockWatcher, OwnerState
 
 _DEFER_POLL_S = 0.1
 # a waiter checks its claim again at least this often (the watcher wakes it sooner on news)

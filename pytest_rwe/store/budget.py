@@ -20,7 +20,7 @@ process starts using is first published with the whole ceiling as its limit, the
 from what the others publish: two processes starting together each see the other.
 
 A peer whose process is dead (gone, a zombie, or a reused pid: see
-:func:`pytest_rwe.store_lock.pid_alive`) or whose heartbeat is older than ``stale_after_s``
+:func:`pytest_rwe.store.lock_files.pid_alive`) or whose heartbeat is older than ``stale_after_s``
 (hung) does not count, and its file is removed. The heartbeat also tells waiters that a
 lock's owner has stopped working (:meth:`StoreBudget.hung`).
 """
@@ -37,8 +37,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_rwe.store_lock import LockInfo, ProcessId, me
-from pytest_rwe.store_wait import OwnerState
+from pytest_rwe.store.lock_files import LockInfo, ProcessId, me
+from pytest_rwe.store.wait import OwnerState
 
 BEAT_S = 0.25
 STALE_AFTER_S = 10.0

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pytest_rwe.providers.base import GenerationResult, Usage
 from pytest_rwe.redact import KEY_VARIABLES, path_name, redact
-from pytest_rwe.store_key import canonical
+from pytest_rwe.store.keys import canonical
 
 CallKind = Literal["summary", "judge", "repair"]
 FORMAT_VERSION = 1

@@ -11,7 +11,7 @@ Two implementations behind one interface (:class:`FlightLocks`):
   the process, so that two of them exclude each other as two processes would.
 - :class:`FileLocks` (elsewhere, or where the filesystem refuses record locks): a lock file
   per key created with ``O_EXCL``, naming its owner; a lock whose owner died or stopped
-  beating is broken (:mod:`pytest_rwe.store_lock`).
+  beating is broken (:mod:`pytest_rwe.store.lock_files`).
 
 A key maps to byte ``int(key[:15], 16)`` (60 bits of a SHA-256): two keys share a byte only
 by a collision of those bits, and then one call merely waits for the other.
@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from pytest_rwe.store_lock import (
+from pytest_rwe.store.lock_files import (
     LockInfo,
     OwnerCheck,
     break_lock,
@@ -202,7 +202,7 @@ def _lock_owner(fd: int, offset: int) -> int | None:
 
 # -- lock files -----------------------------------------------------------------------------
 class FileLocks:
-    """A lock file per key in ``<root>/.locks/`` (see :mod:`pytest_rwe.store_lock`)."""
+    """A lock file per key in ``<root>/.locks/`` (see :mod:`pytest_rwe.store.lock_files`)."""
 
     def __init__(self, root: Path) -> None:
         self.folder = Path(root) / ".locks"

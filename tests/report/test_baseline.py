@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe.drift import (
+from pytest_rwe.report.baseline import (
     compare_reports,
     drop_failures,
     gate_section,
@@ -17,7 +17,7 @@ from pytest_rwe.drift import (
     parse_max_drop,
     study_means,
 )
-from pytest_rwe.drift.render import baseline_lines, baseline_markdown, gate_lines
+from pytest_rwe.report.baseline_text import baseline_lines, baseline_markdown, gate_lines
 from pytest_rwe.settings import SettingsError
 from pytest_rwe.stats import paired_diff_ci
 

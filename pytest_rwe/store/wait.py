@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Callable, Iterable
 from typing import Literal
 
-from pytest_rwe.store_lock import LockInfo
+from pytest_rwe.store.lock_files import LockInfo
 
 #: "working": alive and beating; "gone": dead or hung; "unknown": cannot be checked
 OwnerState = Literal["working", "gone", "unknown"]

@@ -26,11 +26,11 @@ from pytest_rwe.calibrate import (
     load_labeled,
     to_json,
 )
-from pytest_rwe.calling import Caller
+from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import PromptFileError, load_prompts
-from pytest_rwe.providers.calls import RetryPolicy
 from pytest_rwe.providers.registry import model_problems
+from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.redact import redact
 from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,

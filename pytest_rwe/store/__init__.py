@@ -1,0 +1,46 @@
+"""The response store: every model call kept as one small JSON file, shared by processes.
+
+- :mod:`~pytest_rwe.store.response_store`: :class:`ResponseStore` (replay, record, single
+  flight across processes);
+- :mod:`~pytest_rwe.store.keys`: the key of a call; :mod:`~pytest_rwe.store.entry`: one
+  stored call (an *entry*) as JSON, its label and the store's errors;
+- :mod:`~pytest_rwe.store.reservation`, :mod:`~pytest_rwe.store.locks`,
+  :mod:`~pytest_rwe.store.lock_files`, :mod:`~pytest_rwe.store.wait`: making a call once
+  across processes;
+- :mod:`~pytest_rwe.store.budget`: one budget per provider across processes;
+- :mod:`~pytest_rwe.store.leader`: the one xdist worker that calls the models.
+"""
+
+from pytest_rwe.store.response_store import (
+    RECORD_MODES,
+    CallKind,
+    CallLabel,
+    Claim,
+    Deferral,
+    DeferredCallFailed,
+    RecordMode,
+    ResponseStore,
+    StoreMissError,
+    StoreStats,
+    StoreWarning,
+    prompt_sha256,
+    request_key,
+    store_key,
+)
+
+__all__ = [
+    "RECORD_MODES",
+    "CallKind",
+    "CallLabel",
+    "Claim",
+    "Deferral",
+    "DeferredCallFailed",
+    "RecordMode",
+    "ResponseStore",
+    "StoreMissError",
+    "StoreStats",
+    "StoreWarning",
+    "prompt_sha256",
+    "request_key",
+    "store_key",
+]
