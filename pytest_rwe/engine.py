@@ -42,6 +42,7 @@ from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.rules.diagnostics import claim_diagnostics
+from pytest_rwe.settings import VARIANT_SEPARATOR
 from pytest_rwe.store import Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
@@ -64,6 +65,17 @@ class EngineConfig:
     #: an xdist leader evaluates every pair but tests only its own, so it leaves them to
     #: the tests
     claims: bool = True
+    #: prompt variants by name: a pair's model ``model+name`` (:func:`arm_name`) is
+    #: ``model`` summarized and judged with that variant's templates
+    variants: Mapping[str, PromptSet] = field(default_factory=dict)
+
+    def arm(self, model: str) -> tuple[str, PromptSet]:
+        """The model to call for the pair model ``model`` (a model, or a model+variant
+        arm) and the templates it is summarized and judged with."""
+        head, sep, name = model.rpartition(VARIANT_SEPARATOR)
+        if sep and name in self.variants:
+            return head, self.variants[name]
+        return model, self.prompts
 
 
 @dataclass(frozen=True)
@@ -231,13 +243,14 @@ class Engine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
-        request = summarize_request(study, self.config.prompts, self.config.summarize_settings)
-        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
+        called, prompts = self.config.arm(model)  # a prompt variant calls its model
+        request = summarize_request(study, prompts, self.config.summarize_settings)
+        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=called,
                           repeat=repeat)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
         bugs: list[str] = []
         try:
-            summary = await self.caller.call(model, request, label, defer=defer)
+            summary = await self.caller.call(called, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
@@ -255,7 +268,7 @@ class Engine:
             asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
-                                        bugs=bugs)
+                                        bugs=bugs, prompts=prompts)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             claims.cancel()
@@ -265,11 +278,13 @@ class Engine:
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
-                     defer: Deferral | None = None, bugs: list[str] | None = None) -> Verdict:
+                     defer: Deferral | None = None, bugs: list[str] | None = None,
+                     prompts: PromptSet | None = None) -> Verdict:
+        prompts = prompts or self.config.prompts
         # rendered once: each of the nine judge prompts embeds it
-        shown = render_summarize_prompt(study, self.config.prompts)
+        shown = render_summarize_prompt(study, prompts)
         requests = {
-            criterion: judge_request(study, summary, criterion, self.config.prompts,
+            criterion: judge_request(study, summary, criterion, prompts,
                                      self.config.judge_settings, shown)
             for criterion in criteria
         }
