@@ -137,7 +137,7 @@ def rwe_verdict_profile(rwe_case: RweCase, rwe_study: Study, rwe_summary: Summar
                         rwe_thresholds: Mapping[Criterion, float]) -> VerdictProfile:
     """This test's verdict profile: juror scores, badge, cited numbers, claimed outcomes."""
     return verdict_profile(rwe_study, rwe_summary.text, rwe_verdict, rwe_thresholds,
-                           model=display_name(rwe_case.model), repeat=rwe_case.repeat)
+                           model=display_name(rwe_case.arm), repeat=rwe_case.repeat)
 
 
 @pytest.fixture
@@ -148,7 +148,7 @@ def rwe_snapshot(request: pytest.FixtureRequest, snapshot: SnapshotAssertion,
     if DriftSnapshotExtension.live is None:
         # only files of studies that left the suite may count as unused (see the extension)
         DriftSnapshotExtension.live = frozenset(
-            (slug(path_name(case.model)), snapshot_stem(case.load.id, case.repeat))
+            (slug(path_name(case.arm)), snapshot_stem(case.load.id, case.repeat))
             for case in get_session(request.config).cases())
     return RweSnapshot(snapshot.use_extension(DriftSnapshotExtension),
                        request.config.rootpath, Path(str(request.node.path)))

@@ -124,6 +124,12 @@ def rwe_model(rwe_case: RweCase) -> str:
 
 
 @pytest.fixture
+def rwe_variant(rwe_case: RweCase) -> str | None:
+    """The name of this test's prompt variant (``--rwe-variant``), None without variants."""
+    return rwe_case.variant
+
+
+@pytest.fixture
 def rwe_study_load(request: pytest.FixtureRequest) -> StudyLoad:
     """The study file of this test: parametrized alone, or taken from ``rwe_case``."""
     if hasattr(request, "param"):
@@ -149,8 +155,7 @@ def rwe_evaluation(
 ) -> Evaluation:
     """The model's summary of the study and the jury's verdict (computed once per pair)."""
     session = get_session(request.config)
-    evaluation = _evaluate(rwe_engine, request.config, rwe_case.model, rwe_study,
-                           rwe_case.repeat)
+    evaluation = _evaluate(rwe_engine, request.config, rwe_case, rwe_study, rwe_case.repeat)
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
@@ -162,6 +167,8 @@ def rwe_evaluation(
                 findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
         jury = session.settings.jury
         record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
+        if rwe_case.variant is not None:  # "model" is the arm, model+variant
+            record["variant"], record["variant_of"] = rwe_case.variant, rwe_case.model
         excluded = jury_rules(request.config).excluded(rwe_case.model, jury)
         record["excluded_jurors"] = list(excluded)
         record["self_jurors"] = [j for j in same_family_jurors(rwe_case.model, jury)
@@ -176,17 +183,17 @@ def rwe_evaluation(
     }
     request.node.user_properties.append((PROGRESS_PROPERTY, json.dumps(progress)))
     if evaluation.summary is None:
-        _fail(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}"
+        _fail(f"{rwe_case.arm} could not summarize {rwe_study.id}: {evaluation.error}"
               + _tracebacks(evaluation))
     if evaluation.verdict is None:
-        _fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+        _fail(f"the jury could not judge {rwe_case.arm}'s summary of {rwe_study.id}: "
               f"{evaluation.error}")
     errors = evaluation.juror_errors
     if errors:
         # A juror that could not be asked would silently shrink the jury: the pair's tests
         # error (its answers are still in the report, counted as errors).
         lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
-        _fail(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+        _fail(f"the jury could not judge {rwe_case.arm}'s summary of {rwe_study.id}: "
               f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation))
     return evaluation
 
@@ -210,14 +217,15 @@ def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config:
                                 f"{engine.status()}")
 
 
-def _evaluate(engine: Engine, config: pytest.Config, model: str, study: Study,
+def _evaluate(engine: Engine, config: pytest.Config, case: RweCase, study: Study,
               repeat: int) -> Evaluation:
     """The engine's evaluation with the session's jury rules applied to its verdict."""
-    evaluation = _wait(engine, engine.submit(model, study, repeat), config,
-                       f"{model}'s summary of {study.id}")
+    evaluation = _wait(engine, engine.submit(case.arm, study, repeat), config,
+                       f"{case.arm}'s summary of {study.id}")
     if evaluation.verdict is None:
         return evaluation
-    verdict = jury_rules(config).apply(evaluation.verdict, model,
+    # self-judging is about the model, whatever prompt variant it ran with
+    verdict = jury_rules(config).apply(evaluation.verdict, case.model,
                                        get_session(config).settings.jury)
     return dataclasses.replace(evaluation, verdict=verdict)
 
@@ -259,7 +267,7 @@ def rwe_verdict(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: St
     if count < 2 or rules.repeat_rule == "all":
         return verdict
     repeats = [verdict if r == rwe_case.repeat else
-               _evaluate(rwe_engine, request.config, rwe_case.model, rwe_study, r).verdict
+               _evaluate(rwe_engine, request.config, rwe_case, rwe_study, r).verdict
                for r in range(count)]
     return repeated(verdict, repeats, rwe_case.repeat, rules.repeat_rule)
 
@@ -297,5 +305,6 @@ __all__ = [
     "rwe_summarize_settings",
     "rwe_summary",
     "rwe_thresholds",
+    "rwe_variant",
     "rwe_verdict",
 ]

@@ -25,6 +25,7 @@ from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on 
     rwe_summarize_settings,
     rwe_summary,
     rwe_thresholds,
+    rwe_variant,
     rwe_verdict,
 )
 from pytest_rwe.jury_options import add_jury_options, jury_rules, jury_rules_given
@@ -101,6 +102,8 @@ def pytest_configure(config: pytest.Config) -> None:
             check_studies(config)
         if jury_rules_given(config):
             jury_rules(config)  # a bad quorum or rule stops the run before workers start
+        if rwe.settings.variants:
+            rwe.variant_prompts  # noqa: B018 - a bad template in a variant stops it too
     calls_here = hasattr(config, "workerinput") or not _distributing(config)  # not a controller
     if (calls_here and not config.option.collectonly
             and (config.getoption("--rwe-model") or config.getoption("--rwe-jury"))):

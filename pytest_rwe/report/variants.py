@@ -13,6 +13,7 @@ differ, and the section says so rather than let "not resolved" read as evidence.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from pytest_rwe import escape
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.stats.variants import (
+    NOT_RESOLVED,
     REAL,
     VARIANT_KEYS,
     KeyDifference,
@@ -35,6 +37,7 @@ SHORT = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
          "completeness": "complete", WEIGHTED_SCORE: "score", INFERENCE_TIME: "time"}
 BUILTIN_NOTE = ("{model} reads the study, not the prompt: its variants cannot differ "
                 "(configure a real model to compare prompts)")
+BUILTIN_TIME_NOTE = "a builtin model's time differences are measurement noise"
 SAME_PROMPTS_NOTE = "{variant} has the same prompt templates as {reference}: it cannot differ"
 JURY_NOTE = ("every juror is builtin and ignores the judge templates: only the summarization "
              "templates can make variants differ")
@@ -91,6 +94,10 @@ def variants_section(records: Sequence[Record], per_study: PerStudy, settings: R
             notes = []
             if model.startswith("builtin/"):
                 notes.append(BUILTIN_NOTE.format(model=model))
+                # its summaries are the same bytes: a time difference is this machine's
+                # noise (warm-up, call order), not the prompt's doing
+                diffs[INFERENCE_TIME] = dataclasses.replace(
+                    diffs[INFERENCE_TIME], verdict=NOT_RESOLVED, note=BUILTIN_TIME_NOTE)
             if hashes[name] is not None and hashes[name] == hashes[reference]:
                 notes.append(SAME_PROMPTS_NOTE.format(variant=name, reference=reference))
             comparisons.append({

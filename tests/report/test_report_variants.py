@@ -76,13 +76,18 @@ def test_a_run_without_variants_has_no_section() -> None:
 
 
 def test_builtin_models_and_identical_prompts_are_said_to_be_unable_to_differ() -> None:
-    records = [_variant(record("builtin/template", f"s{i}", jury=("builtin/rules",)),
+    # the first variant's calls were slower (warm-up): not a difference the prompt made
+    records = [_variant(record("builtin/template", f"s{i}", jury=("builtin/rules",),
+                               latency=0.002 if v == "base" else 0.0),
                         "builtin/template", v) for i in range(6) for v in ("base", "copy")]
     same = {"variants": {"base": {"sha256": "c" * 64}, "copy": {"sha256": "c" * 64}}}
     report = build_report(records, FAST, jury=["builtin/rules"], meta=META, prompts=same,
                           variants=["base", "copy"])
     [comp] = report["variants"]["comparisons"]
     assert comp["real"] == []
+    time = comp["differences"]["inference_time"]
+    assert time["ci_high"] < 0 and time["verdict"] == "not resolved"
+    assert time["note"] == "a builtin model's time differences are measurement noise"
     assert any("builtin/template reads the study, not the prompt" in n for n in comp["notes"])
     assert any("copy has the same prompt templates as base" in n for n in comp["notes"])
     assert report["variants"]["jury_note"] is not None
