@@ -65,8 +65,9 @@ class EngineConfig:
     #: an xdist leader evaluates every pair but tests only its own, so it leaves them to
     #: the tests
     claims: bool = True
-    #: prompt variants by name: a pair's model ``model+name`` (:func:`arm_name`) is
-    #: ``model`` summarized and judged with that variant's templates
+    #: prompt variants by name: a pair's model ``model+name`` (see
+    #: :func:`pytest_rwe.settings.arm_name`) is ``model`` summarized and judged with that
+    #: variant's templates
     variants: Mapping[str, PromptSet] = field(default_factory=dict)
 
     def arm(self, model: str) -> tuple[str, PromptSet]:
