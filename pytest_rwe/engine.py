@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import threading
 import traceback
 from collections.abc import Coroutine, Iterable, Mapping
@@ -70,13 +71,13 @@ class EngineConfig:
     #: variant's templates
     variants: Mapping[str, PromptSet] = field(default_factory=dict)
 
-    def arm(self, model: str) -> tuple[str, PromptSet]:
-        """The model to call for the pair model ``model`` (a model, or a model+variant
-        arm) and the templates it is summarized and judged with."""
+    def arm(self, model: str) -> tuple[str, str | None, PromptSet]:
+        """For the pair model ``model`` (a model, or a model+variant arm): the model to
+        call, the variant's name (None) and the templates it is summarized and judged with."""
         head, sep, name = model.rpartition(VARIANT_SEPARATOR)
         if sep and name in self.variants:
-            return head, self.variants[name]
-        return model, self.prompts
+            return head, name, self.variants[name]
+        return model, None, self.prompts
 
 
 @dataclass(frozen=True)
@@ -244,10 +245,10 @@ class Engine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
-        called, prompts = self.config.arm(model)  # a prompt variant calls its model
+        called, variant, prompts = self.config.arm(model)  # a prompt variant calls its model
         request = summarize_request(study, prompts, self.config.summarize_settings)
         label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=called,
-                          repeat=repeat)
+                          repeat=repeat, variant=variant)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
         bugs: list[str] = []
         try:
@@ -301,16 +302,17 @@ class Engine:
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
         model: str, defer: Deferral | None, bugs: list[str],
     ) -> JurorScore:
+        # the label names the model under test and its prompt variant apart
+        subject, variant, _ = self.config.arm(model)
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
-                          subject=model)
+                          subject=subject, variant=variant)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
             try:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
-                repair_label = CallLabel(kind="repair", study_id=study.id,
-                                         criterion=criterion, model=juror, subject=model)
+                repair_label = dataclasses.replace(label, kind="repair")
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
                 try:
                     parsed = parse_judge_reply(second.text, criterion)

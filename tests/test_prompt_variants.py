@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
-from pytest_rwe.caller import Caller
+from pytest_rwe.caller import Caller, CallLabel
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import load_prompts, load_variants
 from pytest_rwe.providers.base import (
@@ -131,6 +131,15 @@ def test_the_engine_calls_a_variants_model_with_its_templates(tmp_path: Path) ->
     terse = load_prompts(_folder(tmp_path, "terse", {SUMMARIZE: TERSE}))
     default = load_prompts(None)
     caller = Caller(store=None, policy=RetryPolicy(max_attempts=1), concurrency=2)
+    labels: list[CallLabel] = []
+    call = caller.call
+
+    async def labelled(model: str, request: GenerationRequest, label: CallLabel,
+                       **kwargs: Any) -> GenerationResult:
+        labels.append(label)
+        return await call(model, request, label, **kwargs)
+
+    caller.call = labelled  # type: ignore[method-assign]
     engine = Engine(EngineConfig(jury=("echotest/juror",), prompts=default,
                                  variants={"default": default, "terse": terse}), caller)
     study = load_study(STUDY)
@@ -147,5 +156,11 @@ def test_the_engine_calls_a_variants_model_with_its_templates(tmp_path: Path) ->
     # the jury is shown the variant's summarization prompt and summary
     assert Echo.shown and all("Terse, please." in text and "model says Terse" in text
                               for _, text in Echo.shown[:3])
+    # the store's labels name the model under test and the variant apart
+    terse_labels = [(lb.kind, lb.model, lb.subject) for lb in labels if lb.variant == "terse"]
+    assert sorted(terse_labels) == [("judge", "echotest/juror", "echotest/model")] * 3 + [
+        ("summary", "echotest/model", None)]
+    assert all(lb.describe().endswith("(prompt variant terse)") for lb in labels
+               if lb.variant == "terse")
     # a suffix that is no variant is part of the model's name
     assert unknown.summary is not None and unknown.summary.text.startswith("model+nope says")
