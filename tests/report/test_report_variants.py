@@ -106,3 +106,24 @@ def test_the_reference_is_the_first_configured_variant_present() -> None:
     alone = build_report([r for r in records if r["variant"] == "terse"], FAST, meta=META,
                          variants=["default", "terse"])
     assert alone["variants"]["comparisons"] == []
+
+
+def test_each_model_is_compared_with_its_own_reference_only() -> None:
+    # model a: "long" is worse than "default" on numbers; model b: no difference at all;
+    # a third variant of model a only
+    records = []
+    for i in range(8):
+        study = f"study_{i:02d}"
+        for model, variant, numbers in [("m/a", "default", [1, 1, 1]), ("m/a", "long", [0, 0, 0]),
+                                        ("m/a", "short", [1, 1, 1]), ("m/b", "default", [0, 0, 0]),
+                                        ("m/b", "long", [0, 0, 0])]:
+            records.append(_variant(record(model, study, {"numbers_accurate": numbers}),
+                                    model, variant))
+    report = build_report(records, FAST, meta=META, variants=["default", "long", "short"])
+    found = {(c["model"], c["variant"]): c for c in report["variants"]["comparisons"]}
+    assert sorted(found) == [("m/a", "long"), ("m/a", "short"), ("m/b", "long")]
+    assert {c["reference"] for c in found.values()} == {"default"}
+    assert found[("m/a", "long")]["real"] == ["numbers_accurate", "weighted_score"]
+    assert found[("m/a", "long")]["differences"]["numbers_accurate"]["mean"] == -1.0
+    assert found[("m/a", "short")]["real"] == []
+    assert found[("m/b", "long")]["real"] == []  # b's variants are the same: nothing crosses
