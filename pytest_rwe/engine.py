@@ -119,6 +119,9 @@ class Engine:
         self._followed: set[tuple[str, str, int]] = set()
         self._leader: Leader | None = None
         self._takeover: concurrent.futures.Future[None] | None = None
+        #: set when ``close(finish=True)`` starts waiting for the outstanding work (a test
+        #: orders events on it instead of sleeping)
+        self.finishing = threading.Event()
 
     def preload(self, models: Iterable[str] = ()) -> None:
         """Import the SDKs of ``models`` and the jurors now, in the background, unless the
@@ -227,6 +230,7 @@ class Engine:
             self._takeover.cancel()
         pending = list(self._evaluations.values())
         if finish:
+            self.finishing.set()
             concurrent.futures.wait(pending, timeout=timeout)
         for future in pending:
             future.cancel()
