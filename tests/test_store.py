@@ -163,7 +163,6 @@ def test_record_is_pretty_sorted_and_complete(tmp_path: Path) -> None:
         "model": "openai/gpt-4.1",
         "subject": None,
         "repeat": 0,
-        "variant": None,
     }
     assert data["response"] == {
         "text": "Drug A was associated with fewer visits.",

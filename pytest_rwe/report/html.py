@@ -27,6 +27,7 @@ from pytest_rwe.report.terminal import (
     fmt_norm,
     resolution_text,
 )
+from pytest_rwe.report.variants import variant_html
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -340,7 +341,8 @@ def render_html(report: Mapping[str, Any]) -> str:
     models = list(report["models"])
     index = {m: j for j, m in enumerate(models)}
     body = "".join([
-        _header(report), _gate(report), _ranking(report, index), _charts(report, index),
+        _header(report), _gate(report), _ranking(report, index), variant_html(report),
+        _charts(report, index),
         _self_judging(report), _repeats(report), _agreement(report), _sensitivity(report),
         _grid(report, models),
         _drilldown(report, models), run_html(report)])

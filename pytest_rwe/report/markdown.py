@@ -15,6 +15,7 @@ from pytest_rwe import escape
 from pytest_rwe.report.baseline_text import baseline_markdown
 from pytest_rwe.report.run_section import run_markdown
 from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
+from pytest_rwe.report.variants import variant_markdown
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -222,7 +223,8 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     ]
     gate = _gate(report)
     body = [*head, *([*gate, ""] if gate else []), *baseline_markdown(report),
-            *_ranking(report), "", *_self_judging(report), *_repeats(report),
+            *_ranking(report), "", *variant_markdown(report), *_self_judging(report),
+            *_repeats(report),
             "### Jury agreement", "", *_agreement(report), "", *_claims(report),
             "### Badges", "",
             *_badges(report), *_failures(report), "", *run_markdown(report)]

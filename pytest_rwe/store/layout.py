@@ -137,7 +137,8 @@ class CallLabel:
             "model": self.model,
             "subject": self.subject,
             "repeat": self.repeat,
-            "variant": self.variant,
+            # only in a variant run: a run without variants writes no variant field
+            **({"variant": self.variant} if self.variant else {}),
         }
 
     @classmethod
