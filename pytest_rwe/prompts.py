@@ -319,7 +319,9 @@ def summarize_request(
         messages=(Message("user", render_summarize_prompt(study, prompts)),),
         settings=settings,
         task=SummarizeTask(study),
-        origin=prompt_origin([prompts.summarize(study.design)], study_sha256=study_sha256(study)),
+        # its one other input is the study's data: a changed prompt with the same template
+        # is a changed study
+        origin=prompt_origin([prompts.summarize(study.design)]),
     )
 
 
@@ -332,26 +334,23 @@ def judge_request(
     summarization_prompt: str | None = None,
 ) -> GenerationRequest:
     """One user message asking a juror to score ``summary`` on ``criterion``."""
-    text = render_judge_prompt(study, summary, criterion, prompts, summarization_prompt)
+    shown = (summarization_prompt if summarization_prompt is not None
+             else render_summarize_prompt(study, prompts))
+    text = render_judge_prompt(study, summary, criterion, prompts, shown)
     return GenerationRequest(
         messages=(Message("user", text),),
         settings=settings,
         task=JudgeTask(study, summary, criterion),
-        # the judge prompt embeds the summarization prompt: both templates are its origin
+        # the judge prompt embeds the summarization prompt: both templates are its origin,
+        # and the hashes of the two texts it embeds tell the study's data from the summary
         origin=prompt_origin([prompts.judge(criterion), prompts.summarize(study.design)],
-                             study_sha256=study_sha256(study), summary_sha256=_sha256(summary)),
+                             summarization_prompt_sha256=_sha256(shown),
+                             summary_sha256=_sha256(summary)),
     )
 
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def study_sha256(study: Study) -> str:
-    """sha256 of the study data a prompt shows (its question, design and results)."""
-    shown = {"question": str(study.raw.get("question", study.question)),
-             "design": design_json(study), "results": results_json(study)}
-    return _sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False))
 
 
 def prompt_origin(templates: list[PromptTemplate], **inputs: str) -> PromptOrigin:

@@ -23,9 +23,9 @@ JUDGED = CallLabel("judge", "demo_cohort", "completeness", "anthropic/claude-son
                    subject="openai/gpt-4.1")
 
 
-def origin(template_sha: str = "a" * 64, study: str = "s" * 64) -> dict[str, object]:
+def origin(template_sha: str = "a" * 64, **inputs: str) -> dict[str, object]:
     return PromptOrigin((("summarize_cohort.txt", template_sha, "cases/prompts/x.txt"),),
-                        (("study_sha256", study),)).to_record()
+                        tuple(inputs.items())).to_record()
 
 
 def request(**changes: object) -> RequestInfo:
@@ -88,9 +88,20 @@ def test_what_changed_names_model_parameters_template_and_data() -> None:
                                             prompt=origin(template_sha="b" * 64)))
     assert change.startswith("the prompt changed: the template summarize_cohort.txt changed "
                              "(sha256 aaaaaaaaaaaa -> bbbbbbbbbbbb, cases/prompts/x.txt)")
-    [change] = what_changed(stored, request(prompt_sha256="0" * 64, prompt=origin(study="t")))
+    # the same templates rendered another text: the study's data changed
+    [change] = what_changed(stored, request(prompt_sha256="0" * 64))
     assert change == ("the prompt changed: the study's data changed (its file under the "
                       "cases folder)")
+    judged = request(prompt=origin(summary_sha256="1", summarization_prompt_sha256="2"))
+    [change] = what_changed(judged.to_record(), request(
+        prompt_sha256="0" * 64, prompt=origin(summary_sha256="3",
+                                              summarization_prompt_sha256="2")))
+    assert change == ("the prompt changed: the summary it judges changed (see that model's "
+                      "summary file)")
+    [change] = what_changed(judged.to_record(), request(
+        prompt_sha256="0" * 64, prompt=origin("b" * 64, summary_sha256="1",
+                                              summarization_prompt_sha256="4")))
+    assert "the study's data" not in change  # the template explains the embedded prompt
     [change] = what_changed(stored, request(server={"base_url": "http://h:1/v1"}))
     assert change.startswith("the server changed")
 

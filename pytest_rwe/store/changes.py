@@ -70,6 +70,7 @@ def _prompt_change(stored: Mapping[str, Any], now: Mapping[str, Any]) -> str:
     if not isinstance(old, Mapping) or not isinstance(new, Mapping):
         return "the prompt changed (its text differs from the recorded one)"
     parts = []
+    changed: set[str] = set()
     old_templates = old.get("templates") or {}
     new_templates = new.get("templates") or {}
     for name in sorted(set(old_templates) | set(new_templates)):
@@ -79,20 +80,29 @@ def _prompt_change(stored: Mapping[str, Any], now: Mapping[str, Any]) -> str:
         elif b is None:
             parts.append(f"it no longer uses the template {name}")
         elif a.get("sha256") != b.get("sha256"):
+            changed.add(name)
             parts.append(f"the template {name} changed (sha256 {str(a.get('sha256'))[:12]} "
                          f"-> {str(b.get('sha256'))[:12]}, {b.get('source', 'package')})")
     old_inputs = old.get("inputs") or {}
     new_inputs = new.get("inputs") or {}
     for name in sorted(set(old_inputs) | set(new_inputs)):
         if old_inputs.get(name) != new_inputs.get(name):
+            if name == "summarization_prompt_sha256" and any(
+                    t.startswith("summarize_") for t in changed):
+                continue  # its template changed: that is why the embedded prompt did
             parts.append(_INPUTS.get(name, f"its input {name} changed"))
+    if not parts and old_templates and old_templates == new_templates:
+        # the same templates rendered another text: only the study's data can differ
+        parts.append(_INPUTS["study"])
     if not parts:
         return "the prompt changed (its text differs from the recorded one)"
     return "the prompt changed: " + "; ".join(parts)
 
 
 _INPUTS = {
-    "study_sha256": "the study's data changed (its file under the cases folder)",
+    "study": "the study's data changed (its file under the cases folder)",
+    "summarization_prompt_sha256": "the study's data changed (its file under the cases "
+                                   "folder)",
     "summary_sha256": "the summary it judges changed (see that model's summary file)",
     "reply_sha256": "the reply it repairs changed",
 }
