@@ -36,13 +36,14 @@ from pytest_rwe.providers.base import (
     GenerationResult,
     GenerationSettings,
     ProviderError,
+    Usage,
 )
 from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.rules.diagnostics import claim_diagnostics
-from pytest_rwe.store import Deferral, StoreMissError
+from pytest_rwe.store import CallKind, Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
@@ -67,6 +68,20 @@ class EngineConfig:
 
 
 @dataclass(frozen=True)
+class CallUsage:
+    """One call an evaluation made or replayed: the called model, what for, its tokens."""
+
+    model: str
+    kind: CallKind
+    usage: Usage
+    replayed: bool = False
+
+    @classmethod
+    def of(cls, model: str, kind: CallKind, result: GenerationResult) -> CallUsage:
+        return cls(model, kind, result.usage, result.replayed)
+
+
+@dataclass(frozen=True)
 class Evaluation:
     """One summary of one study by one model, and the jury's verdict on it."""
 
@@ -80,6 +95,9 @@ class Evaluation:
     bugs: tuple[str, ...] = ()
     #: the summary's claim diagnostics (:mod:`pytest_rwe.rules.diagnostics`), when computed
     claims: Mapping[str, Any] | None = None
+    #: every call that answered: the summary, then the judge calls and repairs (failed
+    #: calls are not billed and not listed)
+    calls: tuple[CallUsage, ...] = ()
 
     @property
     def juror_errors(self) -> tuple[JurorScore, ...]:
@@ -253,19 +271,22 @@ class Engine:
         early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
         claims = asyncio.ensure_future(
             asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
+        calls = [CallUsage.of(model, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
-                                        bugs=bugs)
+                                        bugs=bugs, calls=calls)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             claims.cancel()
-            return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
+            return Evaluation(model, study.id, repeat, summary, None, error=str(exc),
+                              calls=tuple(calls))
         return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs),
-                          claims=await _diagnosed(claims, bugs))
+                          claims=await _diagnosed(claims, bugs), calls=tuple(calls))
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
-                     defer: Deferral | None = None, bugs: list[str] | None = None) -> Verdict:
+                     defer: Deferral | None = None, bugs: list[str] | None = None,
+                     calls: list[CallUsage] | None = None) -> Verdict:
         # rendered once: each of the nine judge prompts embeds it
         shown = render_summarize_prompt(study, self.config.prompts)
         requests = {
@@ -274,8 +295,10 @@ class Engine:
             for criterion in criteria
         }
         found = [] if bugs is None else bugs
+        made = [] if calls is None else calls
         jobs = [
-            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found)
+            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found,
+                            made)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -283,12 +306,13 @@ class Engine:
 
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
-        model: str, defer: Deferral | None, bugs: list[str],
+        model: str, defer: Deferral | None, bugs: list[str], calls: list[CallUsage],
     ) -> JurorScore:
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
                           subject=model)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
+            calls.append(CallUsage.of(juror, "judge", reply))
             try:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
@@ -296,6 +320,7 @@ class Engine:
                 repair_label = CallLabel(kind="repair", study_id=study.id,
                                          criterion=criterion, model=juror, subject=model)
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
+                calls.append(CallUsage.of(juror, "repair", second))
                 try:
                     parsed = parse_judge_reply(second.text, criterion)
                 except ReplyError as again:

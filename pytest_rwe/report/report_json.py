@@ -92,6 +92,7 @@ def result_entry(record: Record) -> dict[str, Any]:
         "criteria": criteria,
         "excluded_jurors": list(record.get("excluded_jurors") or []),
         "self_jurors": list(record.get("self_jurors") or []),
+        "usage": record.get("usage"),
     }
 
 
@@ -140,6 +141,7 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "repeats": sections["repeats"],
         "self_judging": sections["self_judging"],
         "gate": sections["gate"],
+        "cost": sections["cost"],
         "results": [result_entry(r) for r in sorted_records(records)],
         "run": dict(run) if run is not None else None,
     }
