@@ -87,7 +87,7 @@ def test_overrides_from_a_file_and_inline_entries(tmp_path: Path) -> None:
 def test_a_bad_price_file_names_the_file_and_field(tmp_path: Path, content: str,
                                                      message: str) -> None:
     (tmp_path / "p.json").write_text(content)
-    with pytest.raises(PriceError, match="p.json") as info:
+    with pytest.raises(PriceError, match=r"p\.json") as info:
         load_prices(["p.json"], tmp_path)
     assert message in str(info.value)
 

@@ -1,0 +1,181 @@
+"""Every call a run would make, resolved against the response store, without calling a model.
+
+The calls are those of :class:`pytest_rwe.engine.Engine`: per (model, study, repeat) one
+summary, then per juror and criterion one judge call on that summary, and a repair when a
+reply cannot be read. A summary found in the store gives its judge requests exactly, so they
+are looked up too; a stored judge reply that cannot be read gives its repair request. The
+judge calls on a summary not yet written cannot be looked up (their prompt holds it): they
+are new. Identical requests are made once by a run (the caller shares them, the store
+replays them), so calls are counted once per store key. Builtin models run locally, outside
+the store: their summaries are written here (instantly, no vendor is asked) so the calls
+that judge them are known exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from pytest_rwe.prompts import (
+    PromptSet,
+    judge_request,
+    render_summarize_prompt,
+    summarize_request,
+)
+from pytest_rwe.providers.base import (
+    GenerationRequest,
+    GenerationResult,
+    GenerationSettings,
+    Provider,
+    ProviderError,
+)
+from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
+from pytest_rwe.store import CallKind, CallLabel, ResponseStore
+from pytest_rwe.store.keys import request_key
+from pytest_rwe.study import Study
+from pytest_rwe.verdict import CRITERIA, Criterion
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """One call of the run: who is called, what for, and what the store holds for it."""
+
+    model: str  # the called model, as configured
+    provider: str  # its provider prefix
+    endpoint: str  # its concurrency budget (provider and server)
+    kind: CallKind
+    prompt_chars: int  # length of the known part of the prompt
+    stored: GenerationResult | None = None  # the stored answer, replayed by the run
+    local: bool = False  # a builtin model: runs in-process, never stored, never billed
+    #: a builtin model's summary, written while planning (instant and exact)
+    answer: GenerationResult | None = None
+    #: the prompt holds a summary that is not written yet (its length is estimated)
+    awaits_summary: bool = False
+    #: the summary's study, for estimates that read similar calls
+    study: str = ""
+
+    @property
+    def new(self) -> bool:
+        """Whether the run must make this call (not replayed from the store)."""
+        return self.stored is None
+
+
+@dataclass(frozen=True)
+class CallInputs:
+    """What the calls of a run depend on besides the (model, study, repeat) pairs."""
+
+    jury: tuple[str, ...]
+    prompts: PromptSet
+    summarize_settings: GenerationSettings
+    judge_settings: GenerationSettings
+    criteria: tuple[Criterion, ...] = CRITERIA
+
+
+def _chars(request: GenerationRequest) -> int:
+    return sum(len(m.content) for m in request.messages)
+
+
+class _Resolver:
+    def __init__(self, inputs: CallInputs, provider: Callable[[str], Provider],
+                 store: ResponseStore | None) -> None:
+        self.inputs = inputs
+        self.provider = provider
+        self.store = store
+        self.calls: list[PlannedCall] = []
+        self._keys: dict[str, PlannedCall] = {}
+        self._loop = asyncio.new_event_loop()
+        self._local_providers: dict[str, Provider] = {}
+
+    def close(self) -> None:
+        for provider in self._local_providers.values():
+            self._loop.run_until_complete(provider.aclose())
+        self._loop.close()
+
+    def _planned(self, model: str, kind: CallKind, request: GenerationRequest,
+                 label: CallLabel, study: str) -> PlannedCall:
+        """The call, looked up once per store key; a call made twice is counted once."""
+        provider = self.provider(model)
+        base = dict(model=model, provider=provider.name, endpoint=provider.budget_key(),
+                    kind=kind, prompt_chars=_chars(request), study=study)
+        if not provider.uses_store:
+            call = PlannedCall(**base, local=True,  # type: ignore[arg-type]
+                               answer=self._local(provider, request) if kind == "summary"
+                               else None)
+            self.calls.append(call)
+            return call
+        key = request_key(provider, request, label.repeat)
+        known = self._keys.get(key)
+        if known is not None:
+            return known
+        stored = self.store.lookup(label, key) if self.store is not None else None
+        call = PlannedCall(**base, stored=stored)  # type: ignore[arg-type]
+        self._keys[key] = call
+        self.calls.append(call)
+        return call
+
+    def _local(self, provider: Provider, request: GenerationRequest) -> GenerationResult | None:
+        # A builtin summary is instant and exact: writing it here tells which judge calls
+        # the run will make on it. One that fails is simply not known.
+        self._local_providers[provider.full_name] = provider
+        try:
+            return self._loop.run_until_complete(provider.generate(request))
+        except ProviderError:
+            return None
+
+    def pair(self, model: str, study: Study, repeat: int) -> None:
+        inputs = self.inputs
+        request = summarize_request(study, inputs.prompts, inputs.summarize_settings)
+        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
+                          repeat=repeat)
+        summary = self._planned(model, "summary", request, label, study.id)
+        shown = render_summarize_prompt(study, inputs.prompts)
+        written = summary.stored or summary.answer
+        text = written.text if written is not None else None
+        for juror in inputs.jury:
+            for criterion in inputs.criteria:
+                self._judge(juror, study, criterion, text, shown, model)
+
+    def _judge(self, juror: str, study: Study, criterion: Criterion, summary: str | None,
+               shown: str, subject: str) -> None:
+        inputs = self.inputs
+        request = judge_request(study, summary or "", criterion, inputs.prompts,
+                                inputs.judge_settings, shown)
+        if summary is None:
+            provider = self.provider(juror)
+            self.calls.append(PlannedCall(
+                juror, provider.name, provider.budget_key(), "judge", _chars(request),
+                local=not provider.uses_store, awaits_summary=True, study=study.id))
+            return
+        label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
+                          subject=subject)
+        judged = self._planned(juror, "judge", request, label, study.id)
+        if judged.stored is None:
+            return  # whether its reply will need a repair cannot be known before it comes
+        try:
+            parse_judge_reply(judged.stored.text, criterion)
+        except ReplyError as error:
+            repair = repair_request(request, judged.stored.text, error, criterion)
+            repair_label = CallLabel(kind="repair", study_id=study.id, criterion=criterion,
+                                     model=juror, subject=subject)
+            self._planned(juror, "repair", repair, repair_label, study.id)
+
+
+def resolve_calls(pairs: Iterable[tuple[str, Study, int]], inputs: CallInputs, *,
+                  provider: Callable[[str], Provider],
+                  store: ResponseStore | None) -> list[PlannedCall]:
+    """Every call the run of ``pairs`` would make, each with what the store holds for it.
+
+    ``provider(model)`` gives the provider of a model name (not called, except builtin
+    models writing their summaries); ``store`` is looked up only (None: nothing stored).
+    """
+    resolver = _Resolver(inputs, provider, store)
+    try:
+        for model, study, repeat in pairs:
+            resolver.pair(model, study, repeat)
+    finally:
+        resolver.close()
+    return resolver.calls
+
+
+__all__ = ["CallInputs", "PlannedCall", "resolve_calls"]
