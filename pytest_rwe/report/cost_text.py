@@ -24,7 +24,7 @@ def _count(value: int | None) -> str:
 
 def _row(label: str, entry: Mapping[str, Any]) -> list[str]:
     calls = f"{entry['calls']:,}"
-    if entry.get("unknown"):
+    if entry.get("unknown") and entry.get("usd") is None:  # it matters only to the cost
         calls += f" ({entry['unknown']} {UNKNOWN})"
     return [label, calls, f"{entry['stored']:,}",
             *(_count(entry.get(f"{n}_tokens")) for n in ("input", "output", "reasoning",
