@@ -96,12 +96,11 @@ class _Resolver:
                  label: CallLabel, study: str) -> PlannedCall:
         """The call, looked up once per store key; a call made twice is counted once."""
         provider = self.provider(model)
-        base = dict(model=model, provider=provider.name, endpoint=provider.budget_key(),
-                    kind=kind, prompt_chars=_chars(request), study=study)
+        chars = _chars(request)
         if not provider.uses_store:
-            call = PlannedCall(**base, local=True,  # type: ignore[arg-type]
-                               answer=self._local(provider, request) if kind == "summary"
-                               else None)
+            answer = self._local(provider, request) if kind == "summary" else None
+            call = PlannedCall(model, provider.name, provider.budget_key(), kind, chars,
+                               local=True, answer=answer, study=study)
             self.calls.append(call)
             return call
         key = request_key(provider, request, label.repeat)
@@ -109,7 +108,8 @@ class _Resolver:
         if known is not None:
             return known
         stored = self.store.lookup(label, key) if self.store is not None else None
-        call = PlannedCall(**base, stored=stored)  # type: ignore[arg-type]
+        call = PlannedCall(model, provider.name, provider.budget_key(), kind, chars,
+                           stored=stored, study=study)
         self._keys[key] = call
         self.calls.append(call)
         return call
