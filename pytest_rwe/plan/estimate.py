@@ -120,10 +120,12 @@ class Tally:
         cost = prices.usd(call.model, TokenCounts(1, 0, tokens_in, tokens_out))
         self.usd = None if cost is None or self.usd is None else self.usd + cost
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"calls": self.calls, "stored": self.stored, "new": self.new,
-                "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-                "usd": self.usd, "wall_s": round(self.wall_s, 1)}
+    def to_dict(self, *, wall: bool = True) -> dict[str, Any]:
+        counts = {"calls": self.calls, "stored": self.stored, "new": self.new,
+                  "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                  "usd": self.usd}
+        # a model shares its endpoint's concurrency with the others there: no wall time
+        return counts | {"wall_s": round(self.wall_s, 1)} if wall else counts
 
 
 @dataclass
@@ -143,7 +145,8 @@ class Plan:
         """plan.json: ``{"providers": {...}, "total": {...}}`` and how it was estimated."""
         return {
             "providers": {name: {**tally.to_dict(),
-                                 "models": {m: t.to_dict() for m, t in self.models[name].items()}}
+                                 "models": {m: t.to_dict(wall=False)
+                                            for m, t in self.models[name].items()}}
                           for name, tally in self.providers.items()},
             "total": self.total.to_dict(),
             "record": self.record,

@@ -18,10 +18,10 @@ def duration(seconds: float) -> str:
     return f"{hours}h {minutes:02d}m"
 
 
-def _cells(label: str, tally: Tally) -> list[str]:
+def _cells(label: str, tally: Tally, *, wall: bool = True) -> list[str]:
     return [label, f"{tally.calls:,}", f"{tally.stored:,}", f"{tally.new:,}",
             f"{tally.input_tokens:,}", f"{tally.output_tokens:,}", usd_text(tally.usd),
-            duration(tally.wall_s)]
+            duration(tally.wall_s) if wall else ""]
 
 
 def plan_lines(plan: Plan) -> list[str]:
@@ -31,7 +31,7 @@ def plan_lines(plan: Plan) -> list[str]:
     for name, tally in plan.providers.items():
         rows.append(_cells(name, tally))
         for model, per_model in plan.models[name].items():
-            rows.append(_cells(f"  {model}", per_model))
+            rows.append(_cells(f"  {model}", per_model, wall=False))
     rows.append(_cells("total", plan.total))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     table = ["  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
