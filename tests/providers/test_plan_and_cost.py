@@ -20,7 +20,7 @@ from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.prices import default_prices
 from pytest_rwe.providers.registry import create_provider
 from pytest_rwe.providers.retry import RetryPolicy
-from pytest_rwe.records import usage_record
+from pytest_rwe.plugin.records import usage_record
 from pytest_rwe.report import ReportSettings
 from pytest_rwe.report.report_json import build_report
 from pytest_rwe.store import ResponseStore
