@@ -25,6 +25,9 @@ def add_options(parser: pytest.Parser) -> None:
     add_baseline_options(parser)  # --rwe-baseline, --rwe-max-drop
     add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
     add_report_options(parser)  # --rwe-bt-time-weight
+    from pytest_rwe.plugin.plan import add_cost_options
+
+    add_cost_options(parser)  # --rwe-plan, --rwe-prices
 
 
 def _add_run_options(parser: pytest.Parser) -> None:

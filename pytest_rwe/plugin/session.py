@@ -66,6 +66,7 @@ class RweSession:
         """Start importing the vendor SDKs this run may call (never for a replay-only run,
         nor on an xdist worker that may not lead: a follower reads the leader's answers)."""
         if (self.preloader is None and self.settings.record != "none"
+                and not self.config.getoption("--rwe-plan")
                 and self.role in ("alone", "leader")):
             self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
             self.preloader.start()
@@ -114,7 +115,8 @@ class RweSession:
     def find_usage_problem(self) -> str | None:
         """Why the configured models and jurors cannot be called, or None."""
         # replay-only runs (pull requests from forks) call nothing and need no key
-        need_keys = self.settings.record != "none"
+        # a plan (--rwe-plan) calls nothing either
+        need_keys = self.settings.record != "none" and not self.config.getoption("--rwe-plan")
         problems = [
             *model_problems(self.settings.models, "--rwe-model", need_keys=need_keys),
             *model_problems(self.settings.jury, "--rwe-jury", need_keys=need_keys),

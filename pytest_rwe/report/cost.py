@@ -1,7 +1,7 @@
 """Tokens and cost of a run from its records (pure): per model under test, per juror, total.
 
 Each record carries the token counts of its evaluation's calls (``usage``: the summary, and
-per juror its judge calls and repairs; see :func:`pytest_rwe.records.usage_record`). Calls
+per juror its judge calls and repairs; see :func:`pytest_rwe.plugin.records.usage_record`). Calls
 replayed from the store count with the tokens recorded when they were made, so a replayed
 run reports what the calls cost. A record from before tokens were recorded, a call whose
 tokens are unknown, or a model without a price, make the cost unknown (None), never 0.

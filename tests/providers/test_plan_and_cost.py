@@ -15,12 +15,12 @@ import pytest
 from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig, Evaluation
 from pytest_rwe.plan import CallInputs, build_plan, plan_lines, resolve_calls
+from pytest_rwe.plugin.records import usage_record
 from pytest_rwe.prompts import load_prompts, render_summarize_prompt
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.prices import default_prices
 from pytest_rwe.providers.registry import create_provider
 from pytest_rwe.providers.retry import RetryPolicy
-from pytest_rwe.plugin.records import usage_record
 from pytest_rwe.report import ReportSettings
 from pytest_rwe.report.report_json import build_report
 from pytest_rwe.store import ResponseStore
