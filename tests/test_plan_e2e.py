@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_kit import RECORDER, STUDIES, VENDOR_JURY, VENDOR_MODEL, vendor_suite, xdist_args
+from e2e_kit import (
+    FAKE_KEYS,
+    RECORDER,
+    STUDIES,
+    VENDOR_JURY,
+    VENDOR_MODEL,
+    vendor_suite,
+    xdist_args,
+)
 
 from pytest_rwe.testing.fake_server import FakeServer
 from pytest_rwe.testing.fake_wire import count_tokens, prompt_text
@@ -91,3 +99,51 @@ def test_report_holds_summary_and_judge_tokens_and_cost(
     replayed = read(pytester.path / "again" / "report.json")["models"][VENDOR_MODEL]
     assert replayed["usage"]["summary"]["stored"] == len(STUDIES)
     assert replayed["usd"] == pytest.approx(model["usd"])
+
+
+OVERRIDE = """
+import pytest
+from pytest_rwe.providers.base import GenerationSettings
+
+
+@pytest.fixture(scope="session")
+def rwe_summarize_settings():
+    return GenerationSettings(temperature=0.0, max_output_tokens=777)
+"""
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_the_plan_uses_overridden_settings_and_needs_no_key(
+        pytester: pytest.Pytester, server: FakeServer, workers: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makeconftest(OVERRIDE)
+    pytester.runpytest(*xdist_args(workers)).assert_outcomes(passed=len(STUDIES) * 3)
+    assert all(r.body and r.body.get("max_tokens") == 777  # type: ignore[union-attr]
+               for r in server.requests if r.provider == "openai"
+               and "<<<SUMMARY" not in prompt_text("openai", r.body or {}))
+    for name in FAKE_KEYS:
+        monkeypatch.delenv(name)
+    server.reset()
+    planned = pytester.runpytest(*xdist_args(workers), "--rwe-plan", "--rwe-report", "out")
+    assert planned.ret == 0, planned.stdout.str()
+    total = read(pytester.path / "out" / "plan.json")["total"]
+    # the summaries were asked with the conftest's settings: the plan finds them stored
+    assert (total["stored"], total["new"]) == (len(STUDIES) * CALLS_PER_PAIR, 0)
+    assert server.requests == []
+
+
+def test_prices_from_a_file_and_a_bad_price_file(pytester: pytest.Pytester,
+                                                 server: FakeServer) -> None:
+    (pytester.path / "prices.json").write_text(json.dumps(
+        {"date": "2027-01-01", "models": {VENDOR_MODEL: {"input": 0, "output": 1000}}}))
+    result = pytester.runpytest("--rwe-prices", "prices.json", "--rwe-report", "out")
+    result.assert_outcomes(passed=len(STUDIES) * 3)
+    report = read(pytester.path / "out" / "report.json")
+    summary = report["models"][VENDOR_MODEL]["usage"]["summary"]
+    assert summary["usd"] == pytest.approx(summary["output_tokens"] * 1000 / 1e6)
+    assert report["cost"]["prices"]["overrides"] == [str(pytester.path / "prices.json")]
+
+    (pytester.path / "bad.json").write_text('{"models": {"m/x": {"input": 1}}}')
+    bad = pytester.runpytest("--rwe-prices", "bad.json")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["*bad.json: models.m/x has no 'output' price*"])
