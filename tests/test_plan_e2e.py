@@ -97,7 +97,7 @@ def test_report_holds_summary_and_judge_tokens_and_cost(
     replay.assert_outcomes(passed=len(STUDIES) * 3)
     assert server.requests == []
     replayed = read(pytester.path / "again" / "report.json")["models"][VENDOR_MODEL]
-    assert replayed["usage"]["summary"]["stored"] == len(STUDIES)
+    assert replayed["usage"]["summary"]["replayed"] == len(STUDIES)
     assert replayed["usd"] == pytest.approx(model["usd"])
 
 

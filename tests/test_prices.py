@@ -35,6 +35,10 @@ def test_names_dated_snapshots_builtin_and_other_servers() -> None:
     assert table.usd("builtin/template", TokenCounts().add(Usage())) == 0.0
     assert table.price("openai/gpt-4.1@http://127.0.0.1:11434/v1") is None  # not OpenAI's bill
     assert table.price("openai/gpt-x") is None
+    # bare vendor names, as --rwe-model takes them
+    assert table.price("gpt-4.1") == table.price("openai/gpt-4.1")
+    assert table.price("gemini-2.5-flash") == table.price("google/gemini-2.5-flash")
+    assert table.price("no-such-vendor-model") is None
 
 
 def test_cost_of_counts_prices_cached_and_output_tokens() -> None:
@@ -47,7 +51,7 @@ def test_cost_of_counts_prices_cached_and_output_tokens() -> None:
 
 def test_unknown_tokens_or_price_is_unknown_never_zero() -> None:
     counts = TokenCounts().add(Usage(100, 50)).add(Usage(None, None), replayed=True)
-    assert counts.calls == 2 and counts.stored == 1 and counts.unknown == 1
+    assert counts.calls == 2 and counts.replayed == 1 and counts.unknown == 1
     assert counts.input_tokens == 100 and counts.reasoning_tokens is None
     assert Price(2.0, 8.0).usd(counts) is None
     assert default_prices().usd("openai/gpt-x", TokenCounts().add(Usage(1, 1))) is None
@@ -57,7 +61,7 @@ def test_unknown_tokens_or_price_is_unknown_never_zero() -> None:
 def test_sums_keep_unknown_apart() -> None:
     a = TokenCounts().add(Usage(10, 5, None, 2))
     b = TokenCounts().add(Usage(20, 5, 3, None))
-    assert (a + b).to_record() == {"calls": 2, "stored": 0, "input_tokens": 30,
+    assert (a + b).to_record() == {"calls": 2, "replayed": 0, "input_tokens": 30,
                                    "output_tokens": 10, "reasoning_tokens": 3,
                                    "cached_tokens": 2, "unknown": 0}
 

@@ -19,7 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pytest_rwe.providers.base import Usage
+from pytest_rwe.providers.base import ProviderConfigError, Usage
+from pytest_rwe.providers.registry import resolve_name
 
 PER_TOKENS = 1_000_000  # prices are USD per million tokens
 PRICE_FIELDS = ("input", "output", "cached_input")
@@ -41,7 +42,9 @@ class TokenCounts:
     none did); ``unknown`` counts the calls whose input or output tokens are not known."""
 
     calls: int = 0
-    stored: int = 0  # replayed from the response store (its tokens were recorded then)
+    #: answered from the response store (recorded earlier, or by another process of this
+    #: run): their tokens are those recorded with them
+    replayed: int = 0
     input_tokens: int | None = None
     output_tokens: int | None = None
     reasoning_tokens: int | None = None
@@ -52,7 +55,7 @@ class TokenCounts:
         """These counts plus one call."""
         known = usage.input_tokens is not None and usage.output_tokens is not None
         return TokenCounts(
-            self.calls + 1, self.stored + int(replayed),
+            self.calls + 1, self.replayed + int(replayed),
             _add(self.input_tokens, usage.input_tokens),
             _add(self.output_tokens, usage.output_tokens),
             _add(self.reasoning_tokens, usage.reasoning_tokens),
@@ -61,7 +64,7 @@ class TokenCounts:
 
     def __add__(self, other: TokenCounts) -> TokenCounts:
         return TokenCounts(
-            self.calls + other.calls, self.stored + other.stored,
+            self.calls + other.calls, self.replayed + other.replayed,
             _add(self.input_tokens, other.input_tokens),
             _add(self.output_tokens, other.output_tokens),
             _add(self.reasoning_tokens, other.reasoning_tokens),
@@ -69,7 +72,7 @@ class TokenCounts:
             self.unknown + other.unknown)
 
     def to_record(self) -> dict[str, int | None]:
-        return {"calls": self.calls, "stored": self.stored,
+        return {"calls": self.calls, "replayed": self.replayed,
                 **{n: getattr(self, n) for n in _COUNT_FIELDS}, "unknown": self.unknown}
 
     @classmethod
@@ -82,7 +85,7 @@ class TokenCounts:
             value = data.get(name)
             return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
-        return cls(count("calls") or 0, count("stored") or 0, count("input_tokens"),
+        return cls(count("calls") or 0, count("replayed") or 0, count("input_tokens"),
                    count("output_tokens"), count("reasoning_tokens"), count("cached_tokens"),
                    count("unknown") or 0)
 
@@ -134,6 +137,7 @@ class PriceTable:
         """The price of ``model``, or None (unknown). A dated snapshot name finds its model's
         price and an undated name its one dated entry; a ``model@URL`` (another server) only
         has the price given for that exact name."""
+        model = _full_name(model)
         if model.startswith("builtin/"):
             return BUILTIN_PRICE
         found = self.prices.get(model)
@@ -161,6 +165,17 @@ class PriceTable:
             used[name] = None if price is None else price.to_record()
         return {"date": self.date, "source": self.source, "currency": "USD",
                 "unit": "per 1M tokens", "overrides": list(self.overrides), "models": used}
+
+
+def _full_name(model: str) -> str:
+    """``provider/model`` for a bare vendor name ("gpt-4.1"); other names unchanged."""
+    if "/" in model.partition("@")[0]:
+        return model
+    try:
+        resolved = resolve_name(model.partition("@")[0])
+    except ProviderConfigError:  # not a name any provider serves: it has no price either
+        return model
+    return f"{resolved}{'@' if '@' in model else ''}{model.partition('@')[2]}"
 
 
 def _number(value: Any, where: str) -> float:

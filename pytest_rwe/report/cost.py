@@ -87,7 +87,7 @@ def model_usage(model: str, records: Sequence[Record], prices: PriceTable) -> di
 def cost_section(records: Sequence[Record], models: Sequence[str], jurors: Sequence[str],
                  prices: PriceTable) -> dict[str, Any]:
     """report.json's ``cost``: the prices used (date, source, overrides), each juror's calls
-    over every model, and the run's total (what its calls cost, stored ones included)."""
+    over every model, and the run's total (what its calls cost, replayed ones included)."""
     by_juror, old = _judged(records)
     names = [*jurors, *sorted(set(by_juror) - set(jurors))]
     juror_entries = {j: _entry(by_juror.get(j, TokenCounts()),

@@ -7,7 +7,7 @@ from typing import Any
 
 from pytest_rwe import escape
 
-HEADER = ["calls", "stored", "input", "output", "reasoning", "cached", "USD"]
+HEADER = ["calls", "replayed", "input", "output", "reasoning", "cached", "USD"]
 UNKNOWN = "unknown"
 
 
@@ -26,7 +26,7 @@ def _row(label: str, entry: Mapping[str, Any]) -> list[str]:
     calls = f"{entry['calls']:,}"
     if entry.get("unknown") and entry.get("usd") is None:  # it matters only to the cost
         calls += f" ({entry['unknown']} {UNKNOWN})"
-    return [label, calls, f"{entry['stored']:,}",
+    return [label, calls, f"{entry['replayed']:,}",
             *(_count(entry.get(f"{n}_tokens")) for n in ("input", "output", "reasoning",
                                                           "cached")),
             usd_text(entry.get("usd"))]
@@ -58,8 +58,9 @@ def cost_note(report: Mapping[str, Any]) -> str:
     if overrides:
         source += " with " + ", ".join(overrides)
     unpriced = [m for m, p in (prices.get("models") or {}).items() if p is None]
-    note = (f"prices (USD per 1M tokens): {source}. Stored calls count with the tokens they were "
-            "recorded with; a judge call shared by two models counts for each. \"-\": the vendor "
+    note = (f"prices (USD per 1M tokens): {source}. Replayed calls (answered from the store, "
+            "recorded earlier or by another process of this run) count with the tokens recorded "
+            "with them; a judge call shared by two models counts for each. \"-\": the vendor "
             "reported no such count; unknown: tokens or price unknown, never 0.")
     if unpriced:
         note += (f" No price for {', '.join(unpriced)}: give one with --rwe-prices FILE or "

@@ -158,7 +158,7 @@ def test_tokens_and_cost_of_summary_and_judge_calls(fake: FakeServer, store_root
     # each juror answered 3 judge calls; the server's token counts, as the SDKs read them
     for juror in JURY:
         counts = usage["jurors"][juror]
-        assert counts["calls"] == 3 and counts["stored"] == 0
+        assert counts["calls"] == 3 and counts["replayed"] == 0
         assert counts["reasoning_tokens"] == 90
         assert counts["input_tokens"] > 3 * count_tokens(prompt)  # the judge prompt embeds it
     assert {r.provider for r in fake.requests} == {"openai", "anthropic", "google"}
@@ -179,6 +179,6 @@ def test_tokens_and_cost_of_summary_and_judge_calls(fake: FakeServer, store_root
     (replayed,) = run(store_root, [("openai/gpt-4.1", study, 0)])
     assert not fake.requests
     again = usage_record(replayed.calls)
-    assert again["summary"]["stored"] == 1
-    assert {k: v for k, v in again["summary"].items() if k != "stored"} == {
-        k: v for k, v in summary.items() if k != "stored"}
+    assert again["summary"]["replayed"] == 1
+    assert {k: v for k, v in again["summary"].items() if k != "replayed"} == {
+        k: v for k, v in summary.items() if k != "replayed"}

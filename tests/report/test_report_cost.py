@@ -71,7 +71,7 @@ def test_stored_calls_count_with_their_recorded_tokens() -> None:
     stored = [priced(r["model"], r["study"], Usage(1000, 500), Usage(2000, 10), stored=True)
               for r in run()]
     data = report(stored)
-    assert data["cost"]["total"]["stored"] == data["cost"]["total"]["calls"] == 60
+    assert data["cost"]["total"]["replayed"] == data["cost"]["total"]["calls"] == 60
     assert data["cost"]["total"]["usd"] == report(run())["cost"]["total"]["usd"]
 
 
@@ -111,7 +111,7 @@ def test_cost_weight_ranks_the_cheaper_model_first() -> None:
 def test_terminal_and_markdown_show_the_table() -> None:
     data = report(run())
     rows = cost_rows(data)
-    assert rows[0] == ["", "calls", "stored", "input", "output", "reasoning", "cached", "USD"]
+    assert rows[0] == ["", "calls", "replayed", "input", "output", "reasoning", "cached", "USD"]
     labels = [row[0] for row in rows[1:]]
     assert labels == ["m/cheap summaries", "m/cheap judged", "m/dear summaries",
                       "m/dear judged", "juror judge/a", "juror judge/b", "juror judge/c", "total"]
