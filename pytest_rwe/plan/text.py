@@ -35,7 +35,7 @@ def plan_lines(plan: Plan) -> list[str]:
     rows.append(_cells("total", plan.total))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     table = ["  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                              for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+                              for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
              for row in rows]
     lines = [f"pytest-rwe plan: no model was called (record mode {plan.record}, concurrency "
              f"{plan.concurrency} per provider endpoint)", *table]
