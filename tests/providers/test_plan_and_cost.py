@@ -7,6 +7,7 @@ evaluation carries must be the SDKs' token counts, replayed runs included.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -182,3 +183,17 @@ def test_tokens_and_cost_of_summary_and_judge_calls(fake: FakeServer, store_root
     assert again["summary"]["replayed"] == 1
     assert {k: v for k, v in again["summary"].items() if k != "replayed"} == {
         k: v for k, v in summary.items() if k != "replayed"}
+
+
+def test_repeats_are_planned_as_the_run_makes_them(fake: FakeServer, store_root: Path,
+                                                   studies: list[Study]) -> None:
+    # every repeat is its own summary (the same text twice would share its judge calls)
+    samples = itertools.count()
+    fake.responder = lambda provider, model, prompt: (
+        None if "<<<SUMMARY" in prompt else f"A summary, sample {next(samples)}.")
+    work = [("openai/gpt-4.1", studies[0], repeat) for repeat in range(2)]
+    planned = plan(store_root, work)
+    run(store_root, work)
+    assert vendor_new(planned) == len(fake.requests) == 2 * (1 + len(JURY) * len(CRITERIA))
+    again = plan(store_root, work)
+    assert vendor_new(again) == 0 and again["total"]["stored"] == 14  # type: ignore[index]
