@@ -249,9 +249,7 @@ class Engine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
-        request = summarize_request(study, self.config.prompts, self.config.summarize_settings)
-        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
-                          repeat=repeat)
+        model, request, label = summary_call(self.config, model, study, repeat)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
         bugs: list[str] = []
         try:
@@ -287,13 +285,7 @@ class Engine:
                      criteria: tuple[Criterion, ...] = CRITERIA,
                      defer: Deferral | None = None, bugs: list[str] | None = None,
                      calls: list[CallUsage] | None = None) -> Verdict:
-        # rendered once: each of the nine judge prompts embeds it
-        shown = render_summarize_prompt(study, self.config.prompts)
-        requests = {
-            criterion: judge_request(study, summary, criterion, self.config.prompts,
-                                     self.config.judge_settings, shown)
-            for criterion in criteria
-        }
+        requests = judge_requests(self.config, study, summary, criteria)
         found = [] if bugs is None else bugs
         made = [] if calls is None else calls
         jobs = [
@@ -308,8 +300,7 @@ class Engine:
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
         model: str, defer: Deferral | None, bugs: list[str], calls: list[CallUsage],
     ) -> JurorScore:
-        label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
-                          subject=model)
+        label = judge_label("judge", juror, study, criterion, model)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
             calls.append(CallUsage.of(juror, "judge", reply))
@@ -317,8 +308,7 @@ class Engine:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
-                repair_label = CallLabel(kind="repair", study_id=study.id,
-                                         criterion=criterion, model=juror, subject=model)
+                repair_label = judge_label("repair", juror, study, criterion, model)
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
                 calls.append(CallUsage.of(juror, "repair", second))
                 try:
@@ -333,6 +323,34 @@ class Engine:
         except Exception as exc:
             return _error(juror, criterion, _bug(exc, juror, bugs))
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
+
+
+# The calls of an evaluation, built in one place: the engine makes them, and the planner
+# (pytest_rwe.plan) looks them up in the store without making them.
+def summary_call(config: EngineConfig, model: str, study: Study, repeat: int
+                 ) -> tuple[str, GenerationRequest, CallLabel]:
+    """The summary call of a (model, study, repeat): the model to call, request and label."""
+    request = summarize_request(study, config.prompts, config.summarize_settings)
+    label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
+                      repeat=repeat)
+    return model, request, label
+
+
+def judge_requests(config: EngineConfig, study: Study, summary: str,
+                   criteria: Iterable[Criterion] = CRITERIA) -> dict[Criterion, GenerationRequest]:
+    """Per criterion, the judge request on ``summary`` (the same for every juror)."""
+    # rendered once: each of the nine judge prompts embeds it
+    shown = render_summarize_prompt(study, config.prompts)
+    return {criterion: judge_request(study, summary, criterion, config.prompts,
+                                     config.judge_settings, shown)
+            for criterion in criteria}
+
+
+def judge_label(kind: CallKind, juror: str, study: Study, criterion: Criterion,
+                model: str) -> CallLabel:
+    """The label of a judge call or its repair, by ``juror`` on ``model``'s summary."""
+    return CallLabel(kind=kind, study_id=study.id, criterion=criterion, model=juror,
+                     subject=model)
 
 
 async def _none() -> None:

@@ -3,9 +3,9 @@ and what the new ones will cost in tokens, USD and wall time. Pure: no pytest, n
 
 from __future__ import annotations
 
-from pytest_rwe.plan.calls import CallInputs, PlannedCall, resolve_calls
+from pytest_rwe.plan.calls import PlannedCall, resolve_calls
 from pytest_rwe.plan.estimate import Basis, Plan, Tally, build_plan
 from pytest_rwe.plan.text import plan_lines
 
-__all__ = ["Basis", "CallInputs", "Plan", "PlannedCall", "Tally", "build_plan", "plan_lines",
+__all__ = ["Basis", "Plan", "PlannedCall", "Tally", "build_plan", "plan_lines",
            "resolve_calls"]

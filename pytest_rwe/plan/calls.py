@@ -17,19 +17,8 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from pytest_rwe.prompts import (
-    PromptSet,
-    judge_request,
-    render_summarize_prompt,
-    summarize_request,
-)
-from pytest_rwe.providers.base import (
-    GenerationRequest,
-    GenerationResult,
-    GenerationSettings,
-    Provider,
-    ProviderError,
-)
+from pytest_rwe.engine import EngineConfig, judge_label, judge_requests, summary_call
+from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider, ProviderError
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.store import CallKind, CallLabel, ResponseStore
 from pytest_rwe.store.keys import request_key
@@ -61,25 +50,14 @@ class PlannedCall:
         return self.stored is None
 
 
-@dataclass(frozen=True)
-class CallInputs:
-    """What the calls of a run depend on besides the (model, study, repeat) pairs."""
-
-    jury: tuple[str, ...]
-    prompts: PromptSet
-    summarize_settings: GenerationSettings
-    judge_settings: GenerationSettings
-    criteria: tuple[Criterion, ...] = CRITERIA
-
-
 def _chars(request: GenerationRequest) -> int:
     return sum(len(m.content) for m in request.messages)
 
 
 class _Resolver:
-    def __init__(self, inputs: CallInputs, provider: Callable[[str], Provider],
+    def __init__(self, config: EngineConfig, provider: Callable[[str], Provider],
                  store: ResponseStore | None) -> None:
-        self.inputs = inputs
+        self.config = config
         self.provider = provider
         self.store = store
         self.calls: list[PlannedCall] = []
@@ -124,31 +102,26 @@ class _Resolver:
             return None
 
     def pair(self, model: str, study: Study, repeat: int) -> None:
-        inputs = self.inputs
-        request = summarize_request(study, inputs.prompts, inputs.summarize_settings)
-        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
-                          repeat=repeat)
-        summary = self._planned(model, "summary", request, label, study.id)
-        shown = render_summarize_prompt(study, inputs.prompts)
+        called, request, label = summary_call(self.config, model, study, repeat)
+        summary = self._planned(called, "summary", request, label, study.id)
         written = summary.stored or summary.answer
         text = written.text if written is not None else None
-        for juror in inputs.jury:
-            for criterion in inputs.criteria:
-                self._judge(juror, study, criterion, text, shown, model)
+        # a summary not written yet: its judge requests hold "" where it will be
+        requests = judge_requests(self.config, study, text or "", CRITERIA)
+        for juror in self.config.jury:
+            for criterion in CRITERIA:
+                self._judge(juror, study, criterion, requests[criterion], text is not None,
+                            model)
 
-    def _judge(self, juror: str, study: Study, criterion: Criterion, summary: str | None,
-               shown: str, subject: str) -> None:
-        inputs = self.inputs
-        request = judge_request(study, summary or "", criterion, inputs.prompts,
-                                inputs.judge_settings, shown)
-        if summary is None:
+    def _judge(self, juror: str, study: Study, criterion: Criterion,
+               request: GenerationRequest, known: bool, subject: str) -> None:
+        if not known:
             provider = self.provider(juror)
             self.calls.append(PlannedCall(
                 juror, provider.name, provider.budget_key(), "judge", _chars(request),
                 local=not provider.uses_store, awaits_summary=True, study=study.id))
             return
-        label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
-                          subject=subject)
+        label = judge_label("judge", juror, study, criterion, subject)
         judged = self._planned(juror, "judge", request, label, study.id)
         if judged.stored is None:
             return  # whether its reply will need a repair cannot be known before it comes
@@ -156,20 +129,21 @@ class _Resolver:
             parse_judge_reply(judged.stored.text, criterion)
         except ReplyError as error:
             repair = repair_request(request, judged.stored.text, error, criterion)
-            repair_label = CallLabel(kind="repair", study_id=study.id, criterion=criterion,
-                                     model=juror, subject=subject)
+            repair_label = judge_label("repair", juror, study, criterion, subject)
             self._planned(juror, "repair", repair, repair_label, study.id)
 
 
-def resolve_calls(pairs: Iterable[tuple[str, Study, int]], inputs: CallInputs, *,
+def resolve_calls(pairs: Iterable[tuple[str, Study, int]], config: EngineConfig, *,
                   provider: Callable[[str], Provider],
                   store: ResponseStore | None) -> list[PlannedCall]:
-    """Every call the run of ``pairs`` would make, each with what the store holds for it.
+    """Every call the run of ``pairs`` with the engine ``config`` (its jury, prompts and
+    settings) would make, each with what the store holds for it; the requests and labels are
+    the engine's own (:func:`pytest_rwe.engine.summary_call` and its neighbours).
 
     ``provider(model)`` gives the provider of a model name (not called, except builtin
     models writing their summaries); ``store`` is looked up only (None: nothing stored).
     """
-    resolver = _Resolver(inputs, provider, store)
+    resolver = _Resolver(config, provider, store)
     try:
         for model, study, repeat in pairs:
             resolver.pair(model, study, repeat)
@@ -178,4 +152,4 @@ def resolve_calls(pairs: Iterable[tuple[str, Study, int]], inputs: CallInputs, *
     return resolver.calls
 
 
-__all__ = ["CallInputs", "PlannedCall", "resolve_calls"]
+__all__ = ["PlannedCall", "resolve_calls"]

@@ -111,7 +111,7 @@ class PlanPlugin:
         pytest.skip("pytest-rwe plan: no model was called")
 
     def _make(self, summarize: GenerationSettings, judge: GenerationSettings) -> None:
-        from pytest_rwe.plan import CallInputs, build_plan, resolve_calls
+        from pytest_rwe.plan import build_plan, resolve_calls
         from pytest_rwe.providers.registry import create_provider
         from pytest_rwe.report.report_json import dumps
         from pytest_rwe.store import ResponseStore
@@ -119,12 +119,11 @@ class PlanPlugin:
 
         rwe = get_session(self.config)
         settings = rwe.settings
-        inputs = CallInputs(jury=settings.jury, prompts=rwe.prompts,
-                            summarize_settings=summarize, judge_settings=judge)
+        engine = rwe.engine_config(summarize, judge)  # as rwe_engine builds it
         pairs = [(c.model, c.load.study, c.repeat) for c in self.cases if c.load.study]
         store = ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
                               shared=False)
-        calls = resolve_calls(pairs, inputs, store=store, provider=lambda name: create_provider(
+        calls = resolve_calls(pairs, engine, store=store, provider=lambda name: create_provider(
             name, timeout_s=settings.timeout_s))
         self.plan = build_plan(calls, read_prices(self.config),
                                concurrency=settings.concurrency, record=settings.record)

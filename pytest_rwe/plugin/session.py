@@ -126,6 +126,12 @@ class RweSession:
         return redact("pytest-rwe cannot start:\n  " + "\n  ".join(problems)
                       + "\nRun offline with --rwe-model builtin/template --rwe-jury builtin/rules.")
 
+    def engine_config(self, summarize: GenerationSettings, judge: GenerationSettings, *,
+                      claims: bool = True) -> EngineConfig:
+        """The engine's jury, prompts and settings (also what ``--rwe-plan`` plans with)."""
+        return EngineConfig(jury=self.settings.jury, prompts=self.prompts,
+                            summarize_settings=summarize, judge_settings=judge, claims=claims)
+
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
         """Create the engine; queue every selected pair, or follow the run's leader."""
         if self.engine is None:
@@ -153,9 +159,7 @@ class RweSession:
                 concurrency=settings.concurrency,
                 budget=registry,
             )
-            config = EngineConfig(jury=settings.jury, prompts=self.prompts,
-                                  summarize_settings=summarize, judge_settings=judge,
-                                  claims=role != "leader")
+            config = self.engine_config(summarize, judge, claims=role != "leader")
             self.engine = engine = Engine(config, caller)
             pairs = [(case.model, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]

@@ -15,7 +15,7 @@ import pytest
 
 from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig, Evaluation
-from pytest_rwe.plan import CallInputs, build_plan, plan_lines, resolve_calls
+from pytest_rwe.plan import build_plan, plan_lines, resolve_calls
 from pytest_rwe.plugin.records import usage_record
 from pytest_rwe.prompts import load_prompts, render_summarize_prompt
 from pytest_rwe.providers.base import GenerationSettings
@@ -66,10 +66,10 @@ def run(store_root: Path, work: list[tuple[str, Study, int]],
 
 def plan(store_root: Path, work: list[tuple[str, Study, int]], jury: tuple[str, ...] = JURY,
          record: str = "new") -> dict[str, object]:
-    inputs = CallInputs(jury=jury, prompts=PROMPTS, summarize_settings=GenerationSettings(),
-                        judge_settings=GenerationSettings())
+    config = EngineConfig(jury=jury, prompts=PROMPTS, summarize_settings=GenerationSettings(),
+                          judge_settings=GenerationSettings())
     store = ResponseStore(store_root, record, shared=False)  # type: ignore[arg-type]
-    calls = resolve_calls(work, inputs, provider=create_provider, store=store)
+    calls = resolve_calls(work, config, provider=create_provider, store=store)
     built = build_plan(calls, default_prices(), concurrency=4, record=record)
     assert plan_lines(built)[0].startswith("pytest-rwe plan: no model was called")
     return built.to_dict()
@@ -121,9 +121,8 @@ def test_a_stored_unreadable_reply_plans_its_repair(fake: FakeServer, store_root
 
 def test_replay_only_says_the_new_calls_will_fail(fake: FakeServer, store_root: Path,
                                                     studies: list[Study]) -> None:
-    inputs = CallInputs(jury=JURY, prompts=PROMPTS, summarize_settings=GenerationSettings(),
-                        judge_settings=GenerationSettings())
-    calls = resolve_calls(pairs(studies[:1]), inputs, provider=create_provider,
+    config = EngineConfig(jury=JURY, prompts=PROMPTS)
+    calls = resolve_calls(pairs(studies[:1]), config, provider=create_provider,
                           store=ResponseStore(store_root, "none", shared=False))
     text = "\n".join(plan_lines(build_plan(calls, default_prices(), concurrency=4,
                                            record="none")))
