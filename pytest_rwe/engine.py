@@ -249,11 +249,11 @@ class Engine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
-        model, request, label = summary_call(self.config, model, study, repeat)
+        called, request, label = summary_call(self.config, model, study, repeat)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
         bugs: list[str] = []
         try:
-            summary = await self.caller.call(model, request, label, defer=defer)
+            summary = await self.caller.call(called, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
@@ -269,7 +269,7 @@ class Engine:
         early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
         claims = asyncio.ensure_future(
             asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
-        calls = [CallUsage.of(model, "summary", summary)]
+        calls = [CallUsage.of(called, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
                                         bugs=bugs, calls=calls)

@@ -39,6 +39,7 @@ def test_names_dated_snapshots_builtin_and_other_servers() -> None:
     assert table.price("gpt-4.1") == table.price("openai/gpt-4.1")
     assert table.price("gemini-2.5-flash") == table.price("google/gemini-2.5-flash")
     assert table.price("no-such-vendor-model") is None
+    assert table.price("openai/gpt-4.1+concise") == table.price("openai/gpt-4.1")  # a variant
 
 
 def test_cost_of_counts_prices_cached_and_output_tokens() -> None:

@@ -141,6 +141,8 @@ class PriceTable:
         if model.startswith("builtin/"):
             return BUILTIN_PRICE
         found = self.prices.get(model)
+        if found is None and "+" in model:  # a prompt variant's arm: its model's price
+            return self.price(model.rpartition("+")[0])
         if found is not None or "@" in model:
             return found
         base = _DATED.sub("", model)
