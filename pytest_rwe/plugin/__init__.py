@@ -112,6 +112,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         # after the report plugin, as before: its sessionfinish runs last (trylast)
         config.pluginmanager.register(baseline.read_gate(config), "rwe-baseline-gate")
+    if config.getoption("--rwe-plan") and not hasattr(config, "workerinput"):
+        from pytest_rwe.plugin import plan
+
+        plan.configure(config)  # one process, no call, no report: the plan instead
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -26,6 +26,9 @@ def add_options(parser: pytest.Parser) -> None:
     add_baseline_options(parser)  # --rwe-baseline, --rwe-max-drop
     add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
     add_report_options(parser)  # --rwe-bt-time-weight
+    from pytest_rwe.plugin.plan import add_cost_options
+
+    add_cost_options(parser)  # --rwe-plan, --rwe-prices
 
 
 def _add_run_options(parser: pytest.Parser) -> None:
@@ -79,7 +82,8 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          f"{DEFAULT_TIMEOUT_S:g})")
     group.addoption("--rwe-weights", metavar="KEY=W,...",
                     help="rubric weights, e.g. direction_of_effect=20,numbers_accurate=6,"
-                         "completeness=5,inference_time=3 (these defaults; ini rwe_weights)")
+                         "completeness=5,inference_time=3 (these defaults; ini rwe_weights); "
+                         "cost=W also ranks on USD per summary (off by default)")
     group.addoption("--rwe-normalize-max", metavar="KEY=MAX,...",
                     help="normalize a rubric key against this max instead of the observed one, "
                          "e.g. completeness=1.0 (ini rwe_normalize_max)")

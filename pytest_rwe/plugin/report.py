@@ -17,6 +17,7 @@ import pytest
 from pytest_rwe import escape
 from pytest_rwe.engine import Engine
 from pytest_rwe.plugin.options import option_text
+from pytest_rwe.plugin.plan import read_prices
 from pytest_rwe.plugin.session import get_session, jury_rules
 from pytest_rwe.plugin.studies import NO_STUDY_PROPERTY, no_study_problem
 from pytest_rwe.redact import display_name
@@ -36,7 +37,7 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
     elif config.getini("rwe_report"):
         directory = config.rootpath / str(config.getini("rwe_report"))
     try:
-        return build_report_settings(
+        settings = build_report_settings(
             weights=option_text(config, "--rwe-weights", "rwe_weights"),
             normalize_max=option_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
             minimums=option_text(config, "--rwe-min", "rwe_min"),
@@ -45,6 +46,7 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
+    return dataclasses.replace(settings, prices=read_prices(config))
 
 
 class ReportPlugin:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe import escape
+from pytest_rwe.report.cost_text import cost_html
 from pytest_rwe.report.html_assets import CSS, ERROR_HOOK, SCRIPT
 from pytest_rwe.report.html_charts import Bar, bar_chart, colour, point_chart
 from pytest_rwe.report.html_findings import FINDINGS_CSS, summary_with_findings
@@ -344,7 +345,7 @@ def render_html(report: Mapping[str, Any]) -> str:
         _header(report), _gate(report), _ranking(report, index), variant_html(report),
         _charts(report, index),
         _self_judging(report), _repeats(report), _agreement(report), _sensitivity(report),
-        _grid(report, models),
+        cost_html(report), _grid(report, models),
         _drilldown(report, models), run_html(report)])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -96,6 +96,7 @@ def result_entry(record: Record) -> dict[str, Any]:
         "criteria": criteria,
         "excluded_jurors": list(record.get("excluded_jurors") or []),
         "self_jurors": list(record.get("self_jurors") or []),
+        "usage": record.get("usage"),
     }
 
 
@@ -150,6 +151,7 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "self_judging": sections["self_judging"],
         "gate": sections["gate"],
         "variants": sections["variants"],
+        "cost": sections["cost"],
         "results": [result_entry(r) for r in sorted_records(records)],
         "run": dict(run) if run is not None else None,
     }

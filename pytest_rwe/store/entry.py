@@ -190,6 +190,10 @@ def encode_record(
             "latency_s": round(result.latency_s, 4),
             "input_tokens": result.usage.input_tokens,
             "output_tokens": result.usage.output_tokens,
+            # only what the vendor reported apart: an older file without them reads as unknown
+            **{name: count for name, count in (
+                ("reasoning_tokens", result.usage.reasoning_tokens),
+                ("cached_tokens", result.usage.cached_tokens)) if count is not None},
         },
         "run_id": run_id,
         "recorded_at": recorded_at.isoformat(timespec="seconds"),
@@ -219,10 +223,8 @@ def decode_record(text: str) -> StoredResponse:
         result = GenerationResult(
             text=_typed(response["text"], str, "response.text"),
             latency_s=float(_typed(response["latency_s"], (int, float), "response.latency_s")),
-            usage=Usage(
-                _optional_int(response.get("input_tokens"), "response.input_tokens"),
-                _optional_int(response.get("output_tokens"), "response.output_tokens"),
-            ),
+            usage=Usage(*(_optional_int(response.get(name), f"response.{name}") for name in (
+                "input_tokens", "output_tokens", "reasoning_tokens", "cached_tokens"))),
             replayed=True,
         )
         run_id = data.get("run_id")
