@@ -8,11 +8,14 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from report_records import FAST, JURY, record
 
+from pytest_rwe.cli import main
 from pytest_rwe.report import build_report, plain, render_html, render_markdown, render_summary
 from pytest_rwe.report.breakdown import breakdown
 from pytest_rwe.report.breakdown_text import TERMINAL_VALUES
+from pytest_rwe.report.report_json import dumps
 from pytest_rwe.report.study_notes import TERMINAL_WARNINGS, study_warnings
 from pytest_rwe.study import parse_study
 
@@ -213,3 +216,24 @@ def test_the_selection_is_named_in_the_head_of_every_rendering() -> None:
                                                      "studies")
     assert "`--rwe-select design=cohort: 2 of 5 studies`" in render_markdown(report)
     assert "<code>--rwe-select design=cohort: 2 of 5 studies</code>" in render_html(report)
+
+
+def test_rwe_rescore_of_a_saved_report_shows_its_breakdown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "report.json"
+    path.write_text(dumps(build_report(run(), FAST, jury=JURY, meta=META, study_tags=TAGS)),
+                    encoding="utf-8")
+    assert main(["rescore", str(path), "--weights", "completeness=0"]) == 0
+    out = capsys.readouterr().out
+    assert "criterion means by design, source, area" in out
+    assert next(line for line in out.splitlines() if "source=literature" in line).split()[1] == "3"
+    assert main(["rescore", str(path), "--json"]) == 0
+    section = json.loads(capsys.readouterr().out)["breakdown"]
+    assert section["models"]["m/a"]["source"]["literature"]["studies"] == 3
+    # a report whose breakdown was edited out of shape still rescores, and says so
+    broken = json.loads(path.read_text(encoding="utf-8"))
+    broken["breakdown"]["models"]["m/a"] = {"overall": 1}
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    assert main(["rescore", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "criterion means by" not in captured.out and "left out" in captured.err
