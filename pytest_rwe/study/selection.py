@@ -181,9 +181,10 @@ def selection_problem(conditions: Sequence[Condition],
         for pattern in condition.patterns:
             if not any(fnmatch.fnmatchcase(v, pattern) for v in values):
                 sign = "!=" if condition.negated else "="
+                known = _known(values, pattern)
                 return (f"{option}: {condition.key}{sign}{pattern} matches no study; "
-                        f"{_known(values, pattern)}. Fix the value or drop the condition "
-                        f"(keys: {', '.join(TAG_KEYS)})")
+                        f"{known}{'' if known.endswith('?') else '.'} Fix the value or drop "
+                        f"the condition (keys: {', '.join(TAG_KEYS)})")
     if not any(all(c.matches(tags) for c in conditions) for tags in tag_sets):
         return (f"{option} {describe(conditions)} selects none of the {len(tag_sets)} studies: "
                 "a run on no study would pass on no evidence. Every condition must hold "
