@@ -18,32 +18,10 @@ from pytest_rwe.study import Measure, Study
 # summaries of studies with many outcomes the most error-prone).
 HARD_OUTCOMES = 9
 
+# (the --help text of --rwe-select, in plugin/options.py, lists them without importing this
+# module: a test keeps the two the same)
 TAG_KEYS: tuple[str, ...] = ("id", "design", "measure", "area", "source", "hard", "timepoints",
                              "significance")
-#: what each key means, for ``--help`` and the docs
-TAG_MEANINGS: dict[str, str] = {
-    "id": "the study id",
-    "design": "cohort, case_series or cross_sectional",
-    "measure": "an estimate the study reports: HR, OR, RR, IRR, MD, RD, PCT, N",
-    "area": "source.therapeutic_area, e.g. cardiology, or unknown",
-    "source": "source.collection, else legend-htn or literature",
-    "hard": f"true for {HARD_OUTCOMES} or more outcomes",
-    "timepoints": "true when an outcome has a time point",
-    "significance": "all, none or mixed outcomes with p < 0.05, or unreported",
-}
-
-
-def select_help(option: str = "--rwe-select") -> str:
-    """The ``--help`` text of the option: the grammar and every key with its values."""
-    keys = "; ".join(f"{key} ({meaning})" for key, meaning in TAG_MEANINGS.items())
-    return (f"run only the studies whose tags match, e.g. {option} design=case_series or "
-            f"{option} 'measure=HR|OR,source!=legend-htn': key=a|b (either value), key!=a "
-            "(neither), case-insensitive shell wildcards, a comma joins conditions that all "
-            f"hold; repeatable (every expression holds). Keys: {keys}. The other studies' "
-            "tests are deselected; a key or value no study has, or a selection of no study, "
-            "is a usage error (default: ini rwe_select)")
-
-
 #: at most this many known values are listed in a message (ids run into the hundreds)
 _LISTED_VALUES = 12
 _LEGEND_BUILDER = "scripts/build_legend_cases.py"
