@@ -1,10 +1,10 @@
 """Renderings of ``report["breakdown"]``: terminal lines, report.md lines, report.html (pure).
 
-The terminal is compact: per model, the largest few values of each dimension; report.md and
-report.html list every value. Terminal lines are escaped where the plugin writes them, the
-other renderings here. Each row gives the number of studies and every criterion's
-mean over them with its bootstrap interval: a cell of three studies has a wide interval,
-and says so.
+The terminal is compact: the largest few values of each dimension, one column per model with
+its three means. report.md and report.html list every value per model, with the number of
+studies and each criterion's mean and bootstrap interval over them (a cell of three studies
+has a wide interval, and says so). Terminal lines are escaped where the plugin writes them,
+the other renderings here.
 """
 
 from __future__ import annotations
@@ -35,45 +35,57 @@ def _section(report: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return section if section.get("models") else None
 
 
-def _rows(entry: Mapping[str, Any], dimensions: list[str], limit: int | None,
-          ) -> tuple[list[list[str]], list[str]]:
-    """Rows ``[dimension=value, studies, *criteria]`` and what was left out (terminal)."""
+def _rows(entry: Mapping[str, Any], dimensions: list[str]) -> list[list[str]]:
+    """A model's rows ``[dimension=value, studies, *criteria]``, overall first."""
     rows = [["overall", str(entry["overall"]["studies"]),
              *(_ci(entry["overall"]["criteria"][c]) for c in CRITERIA)]]
-    left_out = []
     for dimension in dimensions:
-        cells = [(v, c) for v, c in entry[dimension].items() if c["studies"]]
-        shown = cells if limit is None else cells[:limit]
-        for value, cell in shown:
-            rows.append([f"{dimension}={value}", str(cell["studies"]),
-                         *(_ci(cell["criteria"][c]) for c in CRITERIA)])
-        if len(cells) > len(shown):
-            more = len(cells) - len(shown)
-            left_out.append(f"{more} more {_PLURAL.get(dimension, dimension)}")
-    return rows, left_out
+        for value, cell in entry[dimension].items():
+            if cell["studies"]:
+                rows.append([f"{dimension}={value}", str(cell["studies"]),
+                             *(_ci(cell["criteria"][c]) for c in CRITERIA)])
+    return rows
 
 
 def _level(report: Mapping[str, Any]) -> int:
     return round(100 * float(report["bootstrap"]["level"]))
 
 
+def _means(cell: Mapping[str, Any] | None) -> str:
+    """``direction/numbers/complete`` means of a cell, ``-`` when it holds no study."""
+    if not cell or not cell["studies"]:
+        return "-"
+    return "/".join("n/a" if cell["criteria"][c]["mean"] is None
+                    else f"{cell['criteria'][c]['mean']:.2f}" for c in CRITERIA)
+
+
 def breakdown_lines(report: Mapping[str, Any]) -> list[Line]:
-    """The terminal lines (nothing for fewer than two studies)."""
+    """The terminal lines (nothing for fewer than two studies): one row per value, one
+    column per model, the three means in a cell; the intervals are in the report files."""
     section = _section(report)
     if section is None:
         return []
-    dimensions = list(section["dimensions"])
-    lines: list[Line] = [[(f"criterion means by {', '.join(dimensions)} "
-                           f"[{_level(report)}% bootstrap interval]:", "bold")]]
-    for model, entry in section["models"].items():
-        rows, left_out = _rows(entry, dimensions, TERMINAL_VALUES)
-        table = [[model, "n", *CRITERIA], *rows]
-        widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-        lines += [[("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
-                    .rstrip(), None)] for row in table]
-        if left_out:
-            lines.append([(f"  ... and {', '.join(left_out)} with fewer studies "
-                           "(every value in report.md, report.html, report.json)", None)])
+    dimensions, models = list(section["dimensions"]), section["models"]
+    rows = [["", "n", *models]]
+    left_out = []
+    for dimension in dimensions:
+        values = list(section["values"][dimension])
+        for value in values[:TERMINAL_VALUES]:
+            cells = [entry[dimension].get(value) for entry in models.values()]
+            studies = max((c["studies"] for c in cells if c), default=0)
+            rows.append([f"{dimension}={value}", str(studies), *(_means(c) for c in cells)])
+        if len(values) > TERMINAL_VALUES:
+            left_out.append(f"{len(values) - TERMINAL_VALUES} more "
+                            f"{_PLURAL.get(dimension, dimension)}")
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines: list[Line] = [[(f"criterion means by {', '.join(dimensions)} (direction/numbers/"
+                           f"complete; {_level(report)}% intervals in report.md, .html, "
+                           ".json):", "bold")]]
+    lines += [[("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
+                .rstrip(), None)] for row in rows]
+    if left_out:
+        lines.append([(f"  ... and {', '.join(left_out)} with fewer studies (in the report "
+                       "files)", None)])
     return lines
 
 
@@ -87,7 +99,7 @@ def breakdown_markdown(report: Mapping[str, Any]) -> list[str]:
              f"Each criterion's mean over the studies of a design, source or therapeutic area, "
              f"with its {_level(report)}% bootstrap interval over those studies.", ""]
     for model, entry in section["models"].items():
-        rows, _ = _rows(entry, dimensions, None)
+        rows = _rows(entry, dimensions)
         header = [f"`{escape.markdown(model)}`", "studies", *CRITERIA]
         lines += ["| " + " | ".join(header) + " |", "| " + " | ".join(["---"] * len(header))
                   + " |"]
@@ -107,7 +119,7 @@ def breakdown_html(report: Mapping[str, Any]) -> str:
              f"therapeutic area, with its {_level(report)}% bootstrap interval over those "
              "studies.</p>"]
     for model, entry in section["models"].items():
-        rows, _ = _rows(entry, dimensions, None)
+        rows = _rows(entry, dimensions)
         head = "".join(f"<th>{escape.html(h)}</th>"
                        for h in (model, "studies", *CRITERIA))
         body = "".join("<tr>" + "".join(f"<td>{escape.html(c)}</td>" for c in row) + "</tr>"

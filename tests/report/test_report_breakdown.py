@@ -123,11 +123,15 @@ def test_no_quorum_and_abstentions_leave_a_study_out_of_that_criterion_only() ->
 
 def test_renderings_show_every_dimension() -> None:
     report = build_report(run(), FAST, jury=JURY, meta=META, study_tags=TAGS)
-    text = "\n".join(plain(render_summary(report)))
-    assert "criterion means by design, source, area [95% bootstrap interval]:" in text
-    assert "design=case_series" in text and "source=legend-htn" in text
-    row = next(line for line in text.splitlines() if "source=literature" in line)
-    assert row.split()[1] == "3" and "0.33 [" in row
+    lines = plain(render_summary(report))
+    head = lines.index("criterion means by design, source, area (direction/numbers/complete; "
+                       "95% intervals in report.md, .html, .json):")
+    assert lines[head + 1].split() == ["n", "m/a", "m/b"]
+    assert lines[head + 2].split() == ["design=cohort", "2", "1.00/0.83/1.00", "1.00/1.00/1.00"]
+    # a model without a study of a value: "-"
+    assert lines[head + 5].split() == ["design=unknown", "1", "1.00/1.00/1.00", "-"]
+    row = next(line for line in lines if "source=literature" in line)
+    assert row.split() == ["source=literature", "3", "0.33/0.89/1.00", "1.00/1.00/1.00"]
     markdown = render_markdown(report)
     assert "### Means by design, source, area" in markdown
     assert "| area=psychiatry | 1 | 0.00 [0.00, 0.00] |" in markdown
@@ -143,7 +147,7 @@ def test_the_terminal_lists_the_largest_values_and_says_how_many_more() -> None:
     report = build_report(records, FAST, jury=JURY, meta=META, study_tags=tags)
     text = "\n".join(plain(render_summary(report)))
     assert "area=area 00" in text and f"area=area {TERMINAL_VALUES:02d}" not in text
-    assert "... and 3 more areas with fewer studies" in text
+    assert "... and 3 more areas with fewer studies (in the report files)" in text
     assert f"area=area {TERMINAL_VALUES + 2:02d}" in render_markdown(report)
 
 
