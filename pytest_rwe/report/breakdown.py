@@ -11,12 +11,14 @@ counts as ``unknown``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe.report.aggregate import Record, model_order, per_study_values, sorted_records
 from pytest_rwe.report.config import ReportSettings
-from pytest_rwe.stats import mean_ci
+from pytest_rwe.stats import CI
+from pytest_rwe.stats.bootstrap import interval
 from pytest_rwe.verdict import CRITERIA
 
 #: the dimensions of the breakdown, in report order
@@ -26,19 +28,47 @@ UNKNOWN = "unknown"
 Tags = Mapping[str, Mapping[str, Sequence[str]]]  # study id -> tag key -> values
 
 
+def _joint_cis(columns: Mapping[str, list[float]], settings: ReportSettings,
+               seed: str) -> dict[str, CI]:
+    """Percentile bootstrap intervals of each column's mean, the columns resampled together.
+
+    Every column holds one value per study of the cell (the criteria a study has a value
+    for), so resampling the studies once serves them all: a third of the draws of one
+    bootstrap per criterion, on the same footing. A constant column needs no draw.
+    """
+    cis = {key: CI(xs[0], xs[0], xs[0]) for key, xs in columns.items() if len(set(xs)) == 1}
+    varying = {key: xs for key, xs in columns.items() if key not in cis}
+    if not varying:
+        return cis
+    n = len(next(iter(varying.values())))
+    rng = random.Random(f"{settings.seed}:{seed}")
+    draws = [rng.choices(range(n), k=n) for _ in range(settings.resamples)]
+    for key, xs in varying.items():
+        replicates = [sum(map(xs.__getitem__, draw)) / n for draw in draws]
+        cis[key] = interval(sum(xs) / n, replicates, settings.level)
+    return cis
+
+
 def _cell(values: Mapping[str, Mapping[str, float | None]], settings: ReportSettings,
           seed: str) -> dict[str, Any]:
     """``studies`` and, per criterion, the mean over studies with a value, its interval, n."""
+    columns = {c: [x for v in values.values() if (x := v.get(c)) is not None]
+               for c in CRITERIA}
+    # criteria that leave out the same studies (no quorum, all abstained) share resamples
+    by_presence: dict[tuple[bool, ...], dict[str, list[float]]] = {}
+    for criterion in CRITERIA:
+        presence = tuple(v.get(criterion) is not None for v in values.values())
+        if columns[criterion]:
+            by_presence.setdefault(presence, {})[criterion] = columns[criterion]
+    cis: dict[str, CI] = {}
+    for number, group in enumerate(by_presence.values()):
+        cis.update(_joint_cis(group, settings, f"{seed}:{number}"))
     criteria: dict[str, Any] = {}
     for criterion in CRITERIA:
-        xs = [x for v in values.values() if (x := v.get(criterion)) is not None]
-        if not xs:
-            criteria[criterion] = {"mean": None, "ci_low": None, "ci_high": None, "n": 0}
-            continue
-        ci = mean_ci(xs, resamples=settings.resamples, level=settings.level,
-                     seed=f"{settings.seed}:{seed}:{criterion}")
-        criteria[criterion] = {"mean": ci.mean, "ci_low": ci.low, "ci_high": ci.high,
-                               "n": len(xs)}
+        ci = cis.get(criterion)
+        criteria[criterion] = {"mean": ci.mean if ci else None, "ci_low": ci.low if ci else None,
+                               "ci_high": ci.high if ci else None,
+                               "n": len(columns[criterion])}
     return {"studies": len(values), "criteria": criteria}
 
 
@@ -58,10 +88,11 @@ def breakdown(records: Sequence[Record], tags: Tags, settings: ReportSettings, *
     """The ``breakdown`` section of report.json.
 
     ``{"dimensions": [...], "values": {dimension: [value, ...]}, "models": {model:
-    {"overall": cell, dimension: {value: cell}}}}``, where a cell is ``{"studies": n,
-    "criteria": {criterion: {mean, ci_low, ci_high, n}}}``. A study is in every cell of its
-    values (one per dimension for design, source and area). Values are sorted by the number
-    of studies of the run that have them, largest first, then by name.
+    {dimension: {value: cell}}}}``, where a cell is ``{"studies": n, "criteria":
+    {criterion: {mean, ci_low, ci_high, n}}}`` (the overall means are the models section's).
+    A study is in every cell of its values (one per dimension for design, source and area).
+    Values are sorted by the number of studies of the run that have them, largest first,
+    then by name.
     """
     ordered = sorted_records(records)
     per_study = per_study_values(ordered)
@@ -74,8 +105,7 @@ def breakdown(records: Sequence[Record], tags: Tags, settings: ReportSettings, *
     section: dict[str, Any] = {}
     for model in model_order(ordered, models):
         mine = {s: by_model[model] for s, by_model in per_study.items() if model in by_model}
-        # seeded like the models section, so the overall cell is exactly its interval
-        entry: dict[str, Any] = {"overall": _cell(mine, settings, model)}
+        entry: dict[str, Any] = {}
         for dimension in dimensions:
             entry[dimension] = {
                 value: _cell({s: v for s, v in mine.items()

@@ -35,10 +35,13 @@ def _section(report: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return section if section.get("models") else None
 
 
-def _rows(entry: Mapping[str, Any], dimensions: list[str]) -> list[list[str]]:
-    """A model's rows ``[dimension=value, studies, *criteria]``, overall first."""
-    rows = [["overall", str(entry["overall"]["studies"]),
-             *(_ci(entry["overall"]["criteria"][c]) for c in CRITERIA)]]
+def _rows(report: Mapping[str, Any], model: str, entry: Mapping[str, Any],
+          dimensions: list[str]) -> list[list[str]]:
+    """A model's rows ``[dimension=value, studies, *criteria]``, overall (the models
+    section's means) first."""
+    overall = report["models"][model]
+    rows = [["overall", str(overall["studies"]),
+             *(_ci(overall["criteria"][c]) for c in CRITERIA)]]
     for dimension in dimensions:
         for value, cell in entry[dimension].items():
             if cell["studies"]:
@@ -99,7 +102,7 @@ def breakdown_markdown(report: Mapping[str, Any]) -> list[str]:
              f"Each criterion's mean over the studies of a design, source or therapeutic area, "
              f"with its {_level(report)}% bootstrap interval over those studies.", ""]
     for model, entry in section["models"].items():
-        rows = _rows(entry, dimensions)
+        rows = _rows(report, model, entry, dimensions)
         header = [f"`{escape.markdown(model)}`", "studies", *CRITERIA]
         lines += ["| " + " | ".join(header) + " |", "| " + " | ".join(["---"] * len(header))
                   + " |"]
@@ -119,7 +122,7 @@ def breakdown_html(report: Mapping[str, Any]) -> str:
              f"therapeutic area, with its {_level(report)}% bootstrap interval over those "
              "studies.</p>"]
     for model, entry in section["models"].items():
-        rows = _rows(entry, dimensions)
+        rows = _rows(report, model, entry, dimensions)
         head = "".join(f"<th>{escape.html(h)}</th>"
                        for h in (model, "studies", *CRITERIA))
         body = "".join("<tr>" + "".join(f"<td>{escape.html(c)}</td>" for c in row) + "</tr>"

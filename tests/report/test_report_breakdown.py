@@ -72,18 +72,13 @@ def test_means_and_counts_per_design_source_and_area_by_hand() -> None:
     # m/b has no study without tags: an empty cell, never a made-up mean
     empty = cell(section, "m/b", "design", "unknown")
     assert empty["studies"] == 0 and empty["criteria"]["completeness"]["mean"] is None
-    overall = section["models"]["m/a"]["overall"]
-    assert overall["studies"] == 5
-    assert overall["criteria"]["direction_of_effect"]["mean"] == 3 / 5
+    assert "overall" not in section["models"]["m/a"]  # that is the models section
 
 
-def test_intervals_hold_their_mean_and_the_overall_matches_the_models_section() -> None:
+def test_intervals_hold_their_mean() -> None:
     report = build_report(run(), FAST, jury=JURY, meta=META, study_tags=TAGS)
     section = report["breakdown"]
-    for model, entry in section["models"].items():
-        assert entry["overall"]["criteria"] == {
-            c: {k: v[k] for k in ("mean", "ci_low", "ci_high", "n")}
-            for c, v in report["models"][model]["criteria"].items()}
+    for entry in section["models"].values():
         for dimension in section["dimensions"]:
             for value in entry[dimension].values():
                 for ci in value["criteria"].values():
@@ -153,7 +148,7 @@ def test_the_terminal_lists_the_largest_values_and_says_how_many_more() -> None:
 
 def test_one_study_has_no_breakdown_to_show() -> None:
     report = build_report([record("m/a", "s1")], FAST, jury=JURY, meta=META, study_tags=TAGS)
-    assert report["breakdown"]["models"]["m/a"]["overall"]["studies"] == 1
+    assert report["breakdown"]["models"]["m/a"]["design"]["cohort"]["studies"] == 1
     assert "criterion means by" not in "\n".join(plain(render_summary(report)))
     assert "Means by" not in render_markdown(report)
 
