@@ -8,8 +8,7 @@ and significance it claims per outcome, not the wording. Golden files live in
 
 from __future__ import annotations
 
-from pytest_rwe.drift import VerdictProfile
-from pytest_rwe.drift_plugin import RweSnapshot
+from pytest_rwe import RweSnapshot, VerdictProfile
 
 
 def test_drift(rwe_verdict_profile: VerdictProfile, rwe_snapshot: RweSnapshot) -> None:

@@ -6,8 +6,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from pytest_rwe import CRITERIA, Criterion, Verdict
-from pytest_rwe.fixtures import Summary, assert_criterion
+from pytest_rwe import CRITERIA, Criterion, Summary, Verdict, assert_criterion
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)

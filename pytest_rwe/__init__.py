@@ -1,21 +1,84 @@
-"""pytest-rwe: a pytest plugin and regression suite for LLM summaries of RWE studies."""
+"""pytest-rwe: a pytest plugin and regression suite for LLM summaries of RWE studies.
 
-from pytest_rwe.study import Outcome, Study, StudyFileError, load_folder, load_study, parse_study
-from pytest_rwe.verdict import CRITERIA, Criterion, CriterionVerdict, JurorScore, Verdict
+The public API. Every name but ``__version__`` is imported on first use (PEP 562), so that
+loading the pytest plugin, which imports this package, costs nothing until a run evaluates.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from pytest_rwe.drift.profile import VerdictProfile
+    from pytest_rwe.plugin.asserts import Jury, Summary, assert_criterion
+    from pytest_rwe.plugin.snapshot import RweSnapshot
+    from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider
+    from pytest_rwe.providers.registry import register_provider
+    from pytest_rwe.rules.diagnostics import claim_diagnostics
+    from pytest_rwe.rules.summarizer import summarize
+    from pytest_rwe.study import (
+        Outcome,
+        Study,
+        StudyFileError,
+        load_folder,
+        load_study,
+        parse_study,
+    )
+    from pytest_rwe.verdict import CRITERIA, Criterion, CriterionVerdict, JurorScore, Verdict
+
+#: public name -> the module that defines it
+_HOMES = {
+    **dict.fromkeys(["CRITERIA", "Criterion", "CriterionVerdict", "JurorScore", "Verdict"],
+                    "pytest_rwe.verdict"),
+    **dict.fromkeys(["Outcome", "Study", "StudyFileError", "load_folder", "load_study",
+                     "parse_study"], "pytest_rwe.study"),
+    **dict.fromkeys(["Jury", "Summary", "assert_criterion"], "pytest_rwe.plugin.asserts"),
+    "RweSnapshot": "pytest_rwe.plugin.snapshot",
+    "VerdictProfile": "pytest_rwe.drift.profile",
+    "summarize": "pytest_rwe.rules.summarizer",
+    "claim_diagnostics": "pytest_rwe.rules.diagnostics",
+    **dict.fromkeys(["GenerationRequest", "GenerationResult", "Provider"],
+                    "pytest_rwe.providers.base"),
+    "register_provider": "pytest_rwe.providers.registry",
+}
 
 __all__ = [
     "CRITERIA",
     "Criterion",
     "CriterionVerdict",
+    "GenerationRequest",
+    "GenerationResult",
     "JurorScore",
+    "Jury",
     "Outcome",
+    "Provider",
+    "RweSnapshot",
     "Study",
     "StudyFileError",
+    "Summary",
     "Verdict",
+    "VerdictProfile",
     "__version__",
+    "assert_criterion",
+    "claim_diagnostics",
     "load_folder",
     "load_study",
     "parse_study",
+    "register_provider",
+    "summarize",
 ]
+
+if not TYPE_CHECKING:  # hidden from mypy, which would otherwise type any typo as Any
+    def __getattr__(name: str) -> Any:
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module 'pytest_rwe' has no attribute {name!r}")
+        value = getattr(importlib.import_module(home), name)
+        globals()[name] = value  # once: later lookups do not come here
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})

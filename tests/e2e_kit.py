@@ -41,7 +41,7 @@ FIXED_SUITE = tuple(sorted(
 SUITE_TEST = """
 import pytest
 from pytest_rwe import CRITERIA
-from pytest_rwe.fixtures import assert_criterion
+from pytest_rwe import assert_criterion
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)

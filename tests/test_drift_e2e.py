@@ -33,7 +33,7 @@ RULES = "builtin/rules"
 DRIFT_TEST = """
 import pytest
 from pytest_rwe import CRITERIA
-from pytest_rwe.fixtures import assert_criterion
+from pytest_rwe import assert_criterion
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pytest_rwe.engine import Evaluation
+from pytest_rwe.plugin.records import evaluation_record
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.records import evaluation_record
 from pytest_rwe.report.html_findings import summary_with_findings
 from pytest_rwe.report.report_json import result_entry
 from pytest_rwe.rules.diagnostics import juror_findings, study_value

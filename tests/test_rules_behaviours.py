@@ -183,11 +183,17 @@ def test_a_group_the_study_does_not_have_leaves_the_claim_ungrounded() -> None:
     assert not analysis.claims[0].grounded
 
 
-def test_claims_about_nothing_named_do_not_count_as_missing_outcomes() -> None:
-    study = trial({**STROKE, **DEATH})
-    text = "Drug A reduced stroke (HR 0.76). Significant improvements in quality of life were seen."
+def test_claims_that_may_be_about_an_outcome_stop_it_being_called_missing() -> None:
+    """A claim the juror cannot tie to an outcome stops "not mentioned" for the outcomes it
+    could be about (its clause holds a word of their names); one about other things does
+    not."""
+    study = trial({**STROKE, "outcome.hospitalization.for.heart.failure_bin!HR": "0.70 (0.6, 0.8)",
+                   "outcome.hospitalization.for.heart.failure_bin!pvalue": "<0.001"})
+    text = "Drug A reduced stroke (HR 0.76). Significant improvements in heart rhythm were seen."
     verdict = judge(study, text, "completeness")
     assert verdict.score == 1 and "claims grounded" in verdict.explanation
+    text = "Drug A reduced stroke (HR 0.76). Significant improvements in quality of life were seen."
+    assert judge(study, text, "completeness").score == 0
     assert judge(study, "Drug A reduced stroke (HR 0.76).", "completeness").score == 0
 
 

@@ -104,8 +104,15 @@ CASES: list[tuple[str, str, dict[str, int]]] = [
      ' at three months (p = 0.03) and by 0.6% at six months (p < 0.0001) after '
      'starting isCGM.',
      {'numbers_accurate': 0}),
+    # the groups' total (80 + 80) is a number the writer computed, not one of the prompt
+    # (cases/golden/labeled/README.md: "any number not from the prompt")
     ('hospital_shift_work_metabolic_syndrome',
      'In this cross-sectional study of 160 hospital employees (80 shift and 80 day '
+     'workers), shift work was not significantly associated with metabolic syndrome '
+     '(OR 0.55, 95% CI 0.24 to 1.29; p = 0.17).',
+     {'numbers_accurate': 0}),
+    ('hospital_shift_work_metabolic_syndrome',
+     'In this cross-sectional study of hospital employees (80 shift and 80 day '
      'workers), shift work was not significantly associated with metabolic syndrome '
      '(OR 0.55, 95% CI 0.24 to 1.29; p = 0.17).',
      {}),
@@ -118,11 +125,15 @@ CASES: list[tuple[str, str, dict[str, int]]] = [
      '(OR 0.55, p = 0.17).',
      {'direction_of_effect': 0}),
     ('covid_hcq_azithro_vs_no_hcq_veterans',
-     'Among 609 hospitalized veterans, hydroxychloroquine plus azithromycin (214) was '
+     'Among hospitalized veterans, hydroxychloroquine plus azithromycin (214) was '
      'not associated with death (HR 1.31, 95% CI 0.80-2.15) or need for mechanical '
      'ventilation (HR 1.09) compared with no hydroxychloroquine (395); none of the '
      'differences reached significance.',
      {}),
+    ('covid_hcq_azithro_vs_no_hcq_veterans',
+     'Among 609 hospitalized veterans, hydroxychloroquine plus azithromycin (214) was '
+     'not associated with death (HR 1.31) compared with no hydroxychloroquine (395).',
+     {'numbers_accurate': 0}),
     ('brfss_recent_cannabis_use_myocardial_infarction',
      'In 33,173 young adults, recent cannabis users (n=4,610) had about twice the odds'
      ' of a history of myocardial infarction compared with non-users (n=28,563; '

@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 from deepeval import assert_test
 
+from pytest_rwe import Study, load_study, summarize
 from pytest_rwe.integrations.deepeval import (
     Completeness,
     DirectionOfEffect,
     NumbersAccurate,
     rwe_test_case,
 )
-from pytest_rwe.rules.summarizer import summarize
-from pytest_rwe.study import Study, load_study
 
 STUDIES = Path(__file__).resolve().parents[2] / "cases" / "studies"
 # one study of each design in the public suite

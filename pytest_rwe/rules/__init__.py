@@ -11,7 +11,8 @@ import json
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from pytest_rwe.rules.claims import Analysis, Claim, analyze
+from pytest_rwe.rules.claims import Analysis, Claim, analyze, study_reading
+from pytest_rwe.rules.completeness import describe, find_missing
 from pytest_rwe.rules.index import StudyIndex, build_index
 from pytest_rwe.rules.numbers import check_numbers
 from pytest_rwe.rules.text import Span
@@ -103,58 +104,16 @@ def _direction_findings(analysis: Analysis) -> list[Finding]:
     return findings
 
 
-def _status(claim: Claim) -> str:
-    """How a claim reports its outcome: difference, null, nonsig or bare (a name, numbers)."""
-    if claim.direction == "null":
-        return "null"
-    if claim.direction in ("higher", "lower"):
-        # "a higher risk, though not significant" still mentions it as a higher risk
-        return "difference"
-    if claim.significant is False:
-        return "nonsig"
-    if claim.significant is True or claim.cue is not None:
-        return "difference"
-    return "bare"
-
-
-def _tabular(text: str) -> bool:
-    """A table fragment ("X | 24.6 | 27.1 | 0.04"): rows the juror cannot read as prose."""
-    return "|" in text or text.count("\n") >= 2
-
-
 def _completeness_findings(study: Study, analysis: Analysis) -> list[Finding]:
-    findings: list[Finding] = []
-    named = {o.key: o for o in study.outcomes}
-    loose = [c for c in analysis.claims if c.outcome is None and not c.baseline]
-    # Claims naming no outcome may be about one the juror did not recognize: then it does not
-    # say an outcome is missing. With one outcome, a claim about nothing named ("there was no
-    # significant difference between the groups") can only be about that outcome.
-    sole = len(named) == 1
-    unsure = [c for c in loose if not c.generic or sole] or _tabular(analysis.text)
-    by_outcome: dict[str, list[Claim]] = {}
-    for claim in analysis.claims:
-        if claim.outcome is not None and not claim.baseline:
-            by_outcome.setdefault(claim.outcome.key, []).append(claim)
-    for key, fact in analysis.facts.items():
-        outcome = named.get(key)
-        if outcome is None or not fact.must_report:
-            continue
-        claims = by_outcome.get(key, [])
-        if not claims and sole:
-            claims = [c for c in loose if c.generic]
-        statuses = {_status(c) for c in claims}
-        if statuses & {"difference", "bare"}:
-            continue
-        if claims:
-            said = ("as not significant" if "nonsig" in statuses and "null" not in statuses
-                    else "as no difference")
-            first = claims[0]
-            span = first.mention.span if first.mention else (first.cue or Span(0, 0, ""))
-            findings.append(_finding(span, _p_field(fact), (
-                f"{outcome.name} has p = {fact.p_text} but is described {said}")))
-        elif not unsure:
-            findings.append(Finding("", 0, 0, _p_field(fact), (
-                f"{outcome.name} ({fact.shown()}) has p <= 0.05 and is not mentioned")))
+    index, _ = study_reading(study)
+    names = {o.key: o.name for o in study.outcomes}
+    findings = []
+    for missing in find_missing(study, analysis, index,
+                                lambda key: key in analysis.facts
+                                and analysis.facts[key].must_report):
+        fact = analysis.facts[missing.key]
+        findings.append(_finding(missing.span, _p_field(fact), describe(
+            names[missing.key], fact.shown(), fact.p_text, missing.said)))
     return findings
 
 

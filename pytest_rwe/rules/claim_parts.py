@@ -35,6 +35,8 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
     names: "X (HR 2.72) was higher", "X and Y were lower", "X in the Z group was greater".
     The second value is True when the way there crossed other names (a coordinated list)."""
     depth, pos, steps, crossed, unknown = 0, mention.positions[-1] + 1, 0, False, 0
+    # the name has a value of its own: "A +1.81, B +0.67/year and C lower"
+    valued = any(tokens[p].is_number for p in range(mention.positions[0], mention.positions[-1]))
     while pos < hi and steps < 16:
         tok = tokens[pos]
         word = tok.text.lower()
@@ -47,8 +49,12 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
                 return cues[pos], crossed
             other = mention_at.get(pos)
             if other is not None:
+                if valued:
+                    return None, crossed
                 pos, crossed = other.positions[-1] + 1, True
                 continue
+            if tok.is_number and pos - mention.positions[-1] <= 3 and _own_value(tokens, pos, hi):
+                valued = True
             if word in ("and", "or", ","):
                 # a conjunction continues a list of names, never a new claim ("A and higher B")
                 nxt = _next_outside(tokens, pos + 1, hi)
@@ -69,6 +75,19 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
             steps += 1
         pos += 1
     return None, crossed
+
+
+_TIME_UNITS = words("h hours hour min minutes days day weeks week months month years year wk wks "
+                    "mo yr yrs")
+
+
+def _own_value(tokens: Sequence[Token], pos: int, hi: int) -> bool:
+    """A number right after a name is its value ("eGFR change +1.81"), not a time point
+    ("at 2, 3 and 4 h") or a threshold ("≥30%")."""
+    prev = tokens[pos - 1].text.lower() if pos else ""
+    nxt = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
+    return prev not in ("at", "after", "within", "≥", "≤", ">", "<", "by", "to", ",", "and") \
+        and nxt not in _TIME_UNITS
 
 
 _COPULA = frozenset(["was", "were", "is", "are", "remained", "became", "appeared", "seemed"])
@@ -124,6 +143,9 @@ def _next_outside(tokens: Sequence[Token], pos: int, hi: int) -> int | None:
     return None
 
 
+_NEW_NEGATION = words("no not neither none nor")
+
+
 def _cues_before(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[Cue],
                  lo: int, hi: int, known: set[int]) -> dict[int, Cue]:
     """For each mention, the nearest cue before it whose argument reaches it: "lower risk of
@@ -147,6 +169,9 @@ def _cues_before(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Seq
         if cue is not None and cue.kind == "null" and depth == 0 and \
                 tok.text.lower() in lexicon.EXCEPTIONS:
             excepted = True  # "no difference, with the exception of X": X is not included
+        if cue is not None and depth == 0 and tok.text.lower() in _NEW_NEGATION and \
+                pos not in known:
+            cue = None  # "raised (HR 1.1), and no specific category, including X, ..."
         if tok.text in "([":
             depth += 1
         elif tok.text in ")]":

@@ -14,95 +14,18 @@ and never judged.
 from __future__ import annotations
 
 import bisect
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 
-from pytest_rwe.rules import lexicon
-from pytest_rwe.rules.claim_parts import attach, significance_after
-from pytest_rwe.rules.cues import Cue, find_cues
-from pytest_rwe.rules.group_values import GroupValues, group_values
-from pytest_rwe.rules.groups import GroupRef, find_group_refs
+from pytest_rwe.rules.analysis import Analysis, Claim
+from pytest_rwe.rules.groups import find_group_refs
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.outcomes import (
-    WEAK_WORDS,
-    Mention,
-    OutcomeIndex,
-    build_outcome_index,
-    find_mentions,
-)
-from pytest_rwe.rules.sides import RELATIVE, orientation, segment
-from pytest_rwe.rules.text import STOPWORDS, Span, Token, clauses, sentences, tokenize
+from pytest_rwe.rules.name_index import OutcomeIndex, build_outcome_index
+from pytest_rwe.rules.outcomes import Mention, find_mentions
+from pytest_rwe.rules.reader import Reader
+from pytest_rwe.rules.text import Span, Token, clauses, sentences, tokenize
 from pytest_rwe.rules.truth import Fact, read_facts
-from pytest_rwe.study import Outcome, Study
+from pytest_rwe.study import Study
 
 __all__ = ["Analysis", "Claim", "analyze"]
-
-
-@dataclass(frozen=True)
-class Claim:
-    """What one clause says about one outcome, read from the intervention group's side.
-
-    ``outcome`` is None for a claim that names no outcome of the study (ungrounded).
-    ``direction`` is "higher", "lower", "null" (no difference), or None (a difference without
-    a side, "better", or only a p-value). ``grounded`` is False when the outcome or, for a
-    direction, the group side could not be established; such a claim is never judged.
-    """
-
-    outcome: Outcome | None
-    mention: Mention | None
-    clause: Span
-    direction: str | None
-    cue: Span | None
-    significant: bool | None  # True: called significant; False: called not significant
-    flipped: bool  # the comparator bears the stated direction
-    baseline: bool  # the clause describes baseline characteristics
-    hedged: bool = False  # a direction stated without asserting it ("tended to be lower")
-    grounded: bool = True
-    reason: str = ""  # why the claim is not grounded
-    valence: bool = False  # "better", "improved": a difference whose side is not stated
-    generic: bool = False  # an ungrounded claim about nothing named ("the difference was ...")
-
-
-@dataclass
-class Analysis:
-    """A summary read once: tokens, sentence and clause token ranges, mentions and claims."""
-
-    text: str
-    tokens: list[Token]
-    sentences: list[tuple[int, int]]
-    clauses: list[tuple[int, int, Span]]
-    mentions: list[Mention]
-    groups: list[GroupRef]
-    claims: list[Claim]
-    facts: Mapping[str, Fact] = field(default_factory=dict)
-    token_starts: list[int] = field(default_factory=list)
-    _sentence_starts: list[int] = field(default_factory=list)
-    _clause_starts: list[int] = field(default_factory=list)
-
-    def sentence_of(self, char: int) -> tuple[int, int]:
-        """The token range of the sentence holding character ``char``."""
-        i = bisect.bisect_right(self._sentence_starts, char) - 1
-        for lo, hi in self.sentences[max(0, i):i + 2]:
-            if lo < hi and self.tokens[lo].start <= char <= self.tokens[hi - 1].end:
-                return lo, hi
-        return 0, 0
-
-    def clause_of(self, char: int) -> tuple[int, int, Span] | None:
-        i = bisect.bisect_right(self._clause_starts, char) - 1
-        if 0 <= i < len(self.clauses) and self.clauses[i][2].start <= char < \
-                self.clauses[i][2].end:
-            return self.clauses[i]
-        return None
-
-    @property
-    def grounded(self) -> list[Claim]:
-        return [c for c in self.claims if c.grounded and c.outcome is not None]
-
-    def coverage(self) -> tuple[int, int]:
-        """(grounded claims, all claims), baseline statements left out."""
-        claims = [c for c in self.claims if not c.baseline]
-        return sum(1 for c in claims if c.grounded and c.outcome is not None), len(claims)
 
 
 def _token_range(starts: list[int], span: Span) -> tuple[int, int]:
@@ -140,7 +63,9 @@ def analyze(study: Study, text: str) -> Analysis:
             if hi > lo:
                 clause_ranges.append((lo, hi, clause))
     mentions = find_mentions(study, index, facts, text, tokens,
-                             [r for r in sentence_ranges if r[1] > r[0]])
+                             [r for r in sentence_ranges if r[1] > r[0]],
+                             [(lo, hi) for lo, hi, _ in clause_ranges])
+    mentions = _without_components(tokens, mentions)
     in_names = {p for m in mentions for p in m.positions}
     groups = find_group_refs(study, text, tokens, in_names)
     # a word of a group's description written out ("telephone consultation") names the group
@@ -153,253 +78,53 @@ def analyze(study: Study, text: str) -> Analysis:
                         facts, starts,
                         [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
                         [c[2].start for c in clause_ranges])
-    reader = _Reader(study, analysis, in_names)
+    # words inside a name's own span ("rehospitalization for worsening heart failure") are
+    # part of the name, not claims of their own
+    for mention in mentions:
+        first, last = mention.positions[0], mention.positions[-1]
+        if last - first - len(mention.positions) < 2:
+            in_names |= set(range(first, last + 1))
+    reader = Reader(study, analysis, in_names)
     for lo, hi, span in clause_ranges:
         analysis.claims += reader.clause(lo, hi, span)
     return analysis
 
 
-class _Reader:
-    """Reads the clauses of one summary in order, keeping the group last named as a subject."""
-
-    def __init__(self, study: Study, analysis: Analysis, in_names: set[int]) -> None:
-        self.study = study
-        self.analysis = analysis
-        self.in_names = in_names
-        self.topic: str | None = None  # the group the previous claims were about
-        self.baseline_sentence = False
-        self.sentence_starts = {lo for lo, _ in analysis.sentences}
-        self.mention_starts = [m.positions[0] for m in analysis.mentions]
-        self.group_starts = [g.position for g in analysis.groups]
-        self.token_starts = [t.start for t in analysis.tokens]
-        # words of a group's own description are not claims ("neither A nor B" as a name)
-        self.in_groups = {p for g in analysis.groups if g.via == "name"
-                          for p in range(g.position, max(g.end, g.position) + 1)}
-
-    def _mentions(self, lo: int, hi: int) -> list[Mention]:
-        starts = self.mention_starts
-        return self.analysis.mentions[bisect.bisect_left(starts, lo):bisect.bisect_left(starts,
-                                                                                        hi)]
-
-    def _refs(self, lo: int, hi: int) -> list[GroupRef]:
-        starts = self.group_starts
-        return self.analysis.groups[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
-
-    def clause(self, lo: int, hi: int, span: Span) -> list[Claim]:
-        analysis = self.analysis
-        text = analysis.text
-        if lo in self.sentence_starts:
-            # "At baseline, ...", "Baseline characteristics ...": the whole sentence
-            head = text[span.start:span.start + 40]
-            self.baseline_sentence = bool(re.match(r"\W*(?:at\s+baseline|baseline|at\s+"
-                                                   r"(?:study\s+)?entry|before\s+matching)\b",
-                                                   head, re.IGNORECASE))
-        # a baseline phrase marks the comma-delimited stretch it stands in, not the clause:
-        # "HbA1c, which averaged 8.1% at baseline, fell by 0.4" is about the change
-        stretches = []
-        for match in lexicon.BASELINE.finditer(text, span.start, span.end):
-            first = bisect.bisect_left(self.token_starts, match.start())
-            stretches.append(segment(analysis.tokens, first, first, lo, hi))
-        sentence_wide = self.baseline_sentence and not lexicon.OUTCOME_TALK.search(span.quote)
-
-        def baseline(position: int) -> bool:
-            return sentence_wide or any(a <= position < b for a, b in stretches)
-
-        mentions = self._mentions(lo, hi)
-        refs = self._refs(lo, hi)
-        cues = find_cues(analysis.text, analysis.tokens, lo, hi, span,
-                         self.in_names | self.in_groups)
-        if not cues and not mentions:
-            return []
-        group_tokens = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
-        governed = attach(analysis.tokens, mentions, cues, lo, hi, group_tokens)
-        claims: list[Claim] = []
-        used: set[int] = set()
-        for mention in mentions:
-            cue = governed.get(mention.positions[0])
-            if cue is not None:
-                used.add(cue.start)
-            anchor = cue.start if cue is not None else mention.positions[0]
-            claims.append(self._claim(mention, cue, lo, hi, span, refs, baseline(anchor)))
-        for cue in cues:
-            if cue.start in used:
-                continue
-            antecedent = self._antecedent(cue, lo, hi)
-            if antecedent is not None:
-                claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
-                                          baseline(cue.start)))
-            else:
-                claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
-        return claims
-
-    def _within_one_group(self, cue: Cue, lo: int, hi: int, refs: list[GroupRef]) -> bool:
-        """"X decreased from 28 to 9 in the A group", "a significant difference before and
-        after training": a change over time in one group (in a case series, the claim
-        itself)."""
-        if self.study.design == "case_series" or any(r.comparison for r in refs):
-            return False
-        tokens = self.analysis.tokens
-        seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
-        stretch = self.analysis.text[tokens[seg_lo].start:tokens[min(hi, seg_hi + 8) - 1].end]
-        return bool(lexicon.WITHIN_GROUP.search(stretch))
-
-    def _sentence_values(self, lo: int) -> GroupValues | None:
-        """The groups' values over the whole sentence, when its clauses split them: "X was
-        50.3 s with A, whereas with B it was 39.6 s"."""
-        s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
-        if s_hi <= s_lo:
-            return None
-        return group_values(self.analysis.tokens, self._refs(s_lo, s_hi), s_lo, s_hi)
-
-    def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
-        """The outcome a cue without a name of its own refers back to: the name just before a
-        relative clause ("heart rate, for which A had a lower value"), or the one outcome the
-        sentence named before, when the cue's argument is only a measure of it ("the PVB
-        group had lower scores")."""
-        tokens = self.analysis.tokens
-        s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
-        earlier = self._mentions(s_lo, cue.start)
-        if not earlier:
-            return None
-        seg_lo, _ = segment(tokens, cue.start, cue.end, lo, hi)
-        lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
-        last = earlier[-1]
-        if lead and (lead[0] in RELATIVE or lead[:2] in (["for", "which"], ["in", "which"])) \
-                and seg_lo - last.positions[-1] <= 3:
-            return last
-        head = _argument_head(tokens, cue, hi)
-        outcomes = {m.outcome.key for m in earlier}
-        if head is not None and head[0] in WEAK_WORDS and len(outcomes) == 1 and \
-                head[1] not in ("of", "in", "for") and not head[1][:1].isalpha():
-            return last  # "lower scores than the control group", not "lower levels of Y"
-        return None
-
-    def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
-               refs: list[GroupRef], baseline: bool) -> Claim:
-        analysis = self.analysis
-        tokens, text = analysis.tokens, analysis.text
-        anchor = cue.end if cue is not None else mention.positions[-1]
-        # an interval says whether a bare number is significant; a stated direction keeps
-        # its own words ("higher odds (OR 1.91, 0.96-3.81)" asserts an effect all the same)
-        after = significance_after(text, tokens, anchor, hi, analysis.mentions, mention,
-                                   intervals=cue is None or cue.kind in ("differ", "null"))
-        significant = after if cue is None or cue.significant is None else cue.significant
-        if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
-            # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
-            values = group_values(tokens, refs, lo, hi) or self._sentence_values(lo)
-            if values is not None:
-                start, end = tokens[values.start].start, tokens[values.end].end
-                return Claim(mention.outcome, mention, span, values.direction,
-                             Span(start, end, text[start:end]), True, False, baseline)
-        if cue is None:
-            return Claim(mention.outcome, mention, span, None, None, after, False, baseline)
-        cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
-                        text[tokens[cue.start].start:tokens[cue.end].end])
-        if cue.kind == "null":
-            return Claim(mention.outcome, mention, span, "null", cue_span, False, False,
-                         baseline)
-        if cue.kind == "valence":
-            word = tokens[cue.start].text.lower()
-            if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
-                # "more effective", "less beneficial": the adjective's good or bad
-                word = "better" if word in ("more", "greater") else "worse"
-            side_of_good = _polarity(mention.outcome.name, word)
-            if side_of_good is not None:
-                # "pain improved": less pain; "better survival": more survival
-                cue = replace(cue, kind=side_of_good)
-        if cue.kind == "differ" and self._within_one_group(cue, lo, hi, refs):
-            return Claim(mention.outcome, mention, span, None, cue_span, significant, False,
-                         baseline, grounded=False,
-                         reason="a change within one group, not a comparison")
-        if cue.kind in ("differ", "valence"):
-            return Claim(mention.outcome, mention, span, None, cue_span,
-                         significant if cue.kind == "valence" else (
-                             True if significant is None else significant),
-                         False, baseline, cue.hedged, valence=cue.kind == "valence",
-                         grounded=cue.kind == "differ",
-                         reason="" if cue.kind == "differ" else "a difference without a side")
-        if self._within_one_group(cue, lo, hi, refs):
-            return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
-                         baseline, cue.hedged, grounded=False,
-                         reason="a change within one group, not a comparison")
-        side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design)
-        if side.group in ("intervention", "control") and side.explicit:
-            self.topic = side.group
-        if side.group not in ("intervention", "control"):
-            return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
-                         baseline, cue.hedged, grounded=False, reason=side.reason)
-        flipped = side.group == "control"
-        direction = cue.kind if not flipped else ("lower" if cue.kind == "higher" else "higher")
-        return Claim(mention.outcome, mention, span, direction, cue_span, significant, flipped,
-                     baseline, cue.hedged)
-
-    def _loose(self, cue: Cue, lo: int, hi: int, span: Span, refs: list[GroupRef],
-               baseline: bool) -> Claim:
-        """A claim whose outcome could not be found: kept for coverage, never judged."""
-        tokens, text = self.analysis.tokens, self.analysis.text
-        cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
-                        text[tokens[cue.start].start:tokens[cue.end].end])
-        generic = _about_nothing(tokens, cue, lo, hi, self.in_names)
-        significant = cue.significant
-        if cue.kind == "null":
-            significant = False
-        elif significant is None:
-            significant = significance_after(text, tokens, cue.end, hi, self.analysis.mentions,
-                                             None)
-        return Claim(None, None, span, cue.kind if cue.kind in ("higher", "lower", "null")
-                     else None, cue_span, significant, False, baseline, cue.hedged,
-                     grounded=False, reason="no outcome of the study is named",
-                     valence=cue.kind == "valence", generic=generic)
-
-
-def _polarity(name: str, word: str) -> str | None:
-    """The direction a valence word means for an outcome: "higher" or "lower", or None."""
-    if (word in lexicon.FASTER or word in lexicon.SLOWER) and lexicon.TIME_NAME.search(name):
-        return "lower" if word in lexicon.FASTER else "higher"
-    good = word in lexicon.GOOD
-    if not good and word not in lexicon.BAD:
-        return None
-    if lexicon.CHANGE_IN_NAME.search(name):
-        return None
-    harm, benefit = bool(lexicon.HARMS.search(name)), bool(lexicon.GOODS.search(name))
-    if harm == benefit:
-        return None
-    return "higher" if good == benefit else "lower"
-
-
-def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
-    """The first word after a cue that is not an article or a preposition, stemmed, and the
-    word after it ("" at the clause's end): "lower scores than" -> ("score", "than")."""
-    for pos in range(cue.end + 1, min(hi, cue.end + 4)):
-        word = tokens[pos].text.lower()
-        if word in ("the", "a", "an", "of", "in", "its", "their"):
+_COMPOSITE = words("composite combination combined")
+def _without_components(tokens: list[Token], mentions: list[Mention]) -> list[Mention]:
+    """"a lower composite of cognitive decline, dementia and Alzheimer's disease": the names
+    listed after "composite of" describe the composite; they are not claims of their own."""
+    out: list[Mention] = []
+    listing = -1  # the token where a list of components ends
+    named = {p for m in mentions for p in m.positions}
+    for mention in mentions:
+        first = mention.positions[0]
+        if first <= listing:
             continue
-        if not word[0].isalpha():
-            return None
-        following = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
-        if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and"):
-            following = "."  # the argument ends: a comparison or a group follows
-        return tokens[pos].norm, following
-    return None
+        # only when "composite" itself names an outcome: else the list may be its name
+        # ("the composite of cardiac death and HF rehospitalization")
+        if _after_composite(tokens, first, named):
+            listing = _list_end(tokens, first)
+            continue
+        out.append(mention)
+    return out
 
 
-_GENERIC_TARGETS = words("""
-difference differences effect effects change changes result results finding findings outcome
-outcomes group groups arms arm two both the a an this these that those between in of was were
-is are significant significantly statistically observed found noted seen reduction reductions
-increase increases decrease decreases improvement improvements trend it they all each overall
-primary secondary endpoint endpoints any these those three four five six other none every
-such
-""")
+def _after_composite(tokens: list[Token], first: int, named: set[int]) -> bool:
+    """A list "composite of A, B and C" runs back from ``first`` to a named "composite"."""
+    for back in range(first - 1, max(-1, first - 14), -1):
+        word = tokens[back].text.lower()
+        if word == "of" and back > 0 and tokens[back - 1].text.lower() in _COMPOSITE:
+            return back - 1 in named
+        if word in ("(", ")", ";", ".", "was", "were", "than", "with", "had"):
+            return False
+    return False
 
 
-def _about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_names: set[int]) -> bool:
-    """The words around the cue name nothing but generic words ("the difference was
-    significant"), so the claim is about whatever the sentence is about."""
-    window = [t for t in tokens[max(lo, cue.start - 4):min(hi, cue.end + 5)]
-              if t.text[0].isalpha()]
-    return all(t.text.lower() in _GENERIC_TARGETS or t.text.lower() in STOPWORDS
-               or t.text.lower() in lexicon.UP
-               or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER
-               or t.text.lower() in lexicon.VALENCE or re.fullmatch(r"p", t.text, re.I)
-               for t in window)
+def _list_end(tokens: list[Token], first: int) -> int:
+    """The last token of a list of names "A, B and C" starting at ``first``."""
+    for pos in range(first, min(len(tokens), first + 30)):
+        if tokens[pos].text in ("(", ";", ".", ":") or tokens[pos].text.lower() in (
+                "was", "were", "than", "compared", "versus", "vs", "which"):
+            return pos - 1
+    return first + 29

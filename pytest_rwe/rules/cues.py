@@ -56,11 +56,111 @@ def _word_significance(text: str, before: str, after: str) -> bool | None:
     return None
 
 
+# Verbs and nouns of change that a following "less"/"more" or a preceding "smaller"/"less
+# steep" qualify: "eGFR declined less" is a smaller decline, a higher value.
+_RISING = words("rose risen rise rises rising increase increased increases increasing grew "
+                "grown growth gain gained gains")
+_FALLING = words("fell fall falls falling decline declined declines declining decrease "
+                 "decreased decreases decreasing drop dropped drops dropping loss losses "
+                 "deterioration deteriorated reduced reduce reduces reducing lowered lowers")
+_DEGREE = words("significantly much far slightly considerably markedly substantially somewhat "
+                "statistically")
+_SHAPES = words("steep steeper rapid rapidly sharp sharper pronounced marked substantial large "
+                "big small fast faster slow slower annual yearly overall mean average")
+
+
+def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
+                  ) -> tuple[dict[int, str], set[int]]:
+    """Change words qualified by "less"/"more" after them ("declined less", "fell
+    significantly more") or "smaller"/"less" before them over shape words and the outcome's
+    name ("a less steep annual eGFR decline"): the kind each change word then states, and the
+    qualifying words, which state nothing of their own."""
+    kinds: dict[int, str] = {}
+    absorbed: set[int] = set()
+    for pos in range(lo, hi):
+        word = tokens[pos].text.lower()
+        if (word not in _RISING and word not in _FALLING) or pos in in_names:
+            continue  # "more weight loss": the change is the outcome's own name
+        rising = word in _RISING
+        ahead = pos + 1
+        while ahead < hi and tokens[ahead].text.lower() in _DEGREE:
+            ahead += 1
+        # "reduced 24-h SBP more than OLM/HCTZ": over the outcome's name to "more than"
+        over = ahead
+        while over < min(hi, ahead + 8) and (over in in_names or tokens[over].text in "-/"
+                                              or tokens[over].is_number
+                                              or len(tokens[over].text) <= 2):
+            over += 1
+        if over > ahead and over + 1 < hi and tokens[over].text.lower() in ("less", "more") \
+                and tokens[over + 1].text.lower() == "than" and not tokens[over + 2].is_number:
+            kinds[pos] = "higher" if rising == (tokens[over].text.lower() == "more") else "lower"
+            absorbed.add(over)
+            continue
+        if ahead < hi and tokens[ahead].text.lower() in ("less", "more") and not (
+                ahead + 1 < hi and ((tokens[ahead + 1].text.lower() == "than"
+                                    and ahead + 2 < hi and tokens[ahead + 2].is_number)
+                                    or tokens[ahead + 1].text.lower() in ("likely", "often"))):
+            more = tokens[ahead].text.lower() == "more"
+            kinds[pos] = "higher" if rising == more else "lower"
+            absorbed.add(ahead)
+            continue
+        back = pos - 1
+        while back >= lo and (tokens[back].text.lower() in _SHAPES or back in in_names):
+            back -= 1
+        if back >= lo and back < pos - 1 and tokens[back].text.lower() in _SMALLER | _BIGGER:
+            bigger = tokens[back].text.lower() in _BIGGER
+            kinds[pos] = "higher" if rising == bigger else "lower"
+            absorbed.add(back)
+    return kinds, absorbed
+
+
+def _next_claim_start(tokens: Sequence[Token], pos: int, hi: int, in_names: set[int],
+                      text: str) -> int:
+    """Where the words after a cue stop being about its outcome: at the next outcome's
+    name ("X was 10% lower (HR 0.90), and Y was not significantly different"), or at the
+    second when the cue's own outcome comes after it ("lower risk of X, not significant")."""
+    subject = any(p in in_names for p in range(max(0, pos - 8), pos))
+    runs = []
+    for ahead in range(pos + 1, min(hi, pos + 48)):  # the window after a cue is short
+        if ahead in in_names and (ahead - 1 not in in_names or ahead - 1 == pos):
+            runs.append(ahead)
+            if len(runs) > 1:
+                break
+    cut = runs[0] if subject and runs else (runs[1] if len(runs) > 1 else None)
+    return tokens[cut].start if cut is not None else len(text)
+
+
+def _neither_nor_before(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]
+                        ) -> bool:
+    """"neither A (HR ...) nor B (...) differed": the verb after "nor" is negated; not when
+    "neither ... nor" is a name ("compared with neither drug A nor drug B, C had higher")."""
+    seen_nor = False
+    depth = 0
+    for back in range(pos - 1, lo - 1, -1):
+        word = tokens[back].text.lower()
+        if word in (")", "]"):
+            depth += 1
+        elif word in ("(", "["):
+            depth = max(0, depth - 1)
+        elif word == "," and not depth and not seen_nor:
+            return False  # the verb's own stretch starts after the comma
+        if back in in_names:
+            continue
+        if word == "nor":
+            seen_nor = True
+        elif word == "neither" and seen_nor:
+            return True
+    return False
+
+
 def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
-              in_names: set[int]) -> list[Cue]:
-    """Every claim cue of one clause, in order."""
+              in_names: set[int], outcome_names: set[int] | None = None) -> list[Cue]:
+    """Every claim cue of one clause, in order (``in_names``: tokens of outcome and group
+    names, which are no cues; ``outcome_names``: those of outcome names alone)."""
+    named = in_names if outcome_names is None else outcome_names
     cues: list[Cue] = []
     taken: set[int] = set()
+    changes, absorbed = _compositions(tokens, lo, hi, in_names)
     for match in lexicon.NULL_PHRASE.finditer(text, span.start, span.end):
         first, last = _span_tokens(tokens, match.start(), match.end(), lo, hi)
         if first > last or all(p in in_names for p in range(first, last + 1)):
@@ -68,11 +168,25 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         cues.append(Cue("null", first, last, False))
         taken |= set(range(first, last + 1))
     for pos in range(lo, hi):
-        if pos in taken or pos in in_names:
+        if pos in taken or pos in in_names or pos in absorbed:
             continue
         word = tokens[pos].text.lower()
-        kind = _kind(word)
+        kind = changes.get(pos) or _kind(word)
         if kind is None:
+            continue
+        if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
+                pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and (
+                tokens[pos - 2].is_number or tokens[pos - 2].text.lower() in _NUMBER_WORDS):
+            continue  # "four or more antidepressants", "65 or older": a bound
+        if (word in ("double", "single", "triple") and pos + 1 < hi and tokens[pos + 1].text in (
+                "-", "blind")) or (word == "double" and pos + 2 < hi
+                                  and tokens[pos + 2].text.lower() in ("blind", "dummy")):
+            continue  # "double-blind": a design, not a doubling
+        if word == "half" and pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and \
+                tokens[pos - 2].text.lower() == "and":
+            continue  # "four and a half times": a number, not a halving
+        if word == "longer" and pos > lo and tokens[pos - 1].text.lower() in lexicon.LIVED:
+            cues.append(Cue("valence", pos - 1, pos, None))  # "lived longer": better survival
             continue
         if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]):
             continue
@@ -85,22 +199,25 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if word in lexicon.INTENSIFIERS and pos + 1 < hi and \
                 tokens[pos + 1].text.lower() in lexicon.CHANGE_NOUNS:
             continue  # "a greater fall": the noun gives the direction (flipped by "smaller")
-        if kind in ("higher", "lower") and pos > lo and word in lexicon.CHANGE_NOUNS and \
-                tokens[pos - 1].text.lower() in _SMALLER:
+        if pos not in changes and kind in ("higher", "lower") and pos > lo and \
+                word in lexicon.CHANGE_NOUNS and tokens[pos - 1].text.lower() in _SMALLER:
             kind = "lower" if kind == "higher" else "higher"  # "smaller increases", "less decline"
         if word in lexicon.INTENSIFIERS:
             composed = _composed(tokens, lo, pos, in_names)
             if composed is not None:
                 kind = composed  # "the decrease in X was greater": a larger decrease
         before = text[max(span.start, tokens[pos].start - 60):tokens[pos].start]
-        after = text[tokens[pos].end:min(span.end, tokens[pos].end + 160)]
+        after = text[tokens[pos].end:min(span.end, tokens[pos].end + 160,
+                                          _next_claim_start(tokens, pos, hi, named, text))]
         # "higher risk of X (HR 1.40; p = 0.05), not statistically significant": what stands
         # in parentheses does not end the reach of a hedge after the cue
         after = re.sub(r"\([^()]*\)", " ", after)
-        if kind in ("higher", "lower", "valence") and _negated(tokens, lo, pos):
+        if kind in ("higher", "lower", "valence") and (
+                _negated(tokens, lo, pos) or _neither_nor_before(tokens, lo, pos, in_names)):
             cues.append(Cue("null", pos, pos, False))
             continue
-        if kind in ("higher", "lower") and pos + 1 < hi and _adjective_after(tokens, pos + 1, hi):
+        if kind in ("higher", "lower") and pos + 1 < hi and pos + 1 not in in_names and \
+                pos not in changes and _adjective_after(tokens, pos + 1, hi):
             kind = "valence"  # "more effective", "more specific": the adjective is the claim
         significant = _word_significance(text, before, after)
         hedged = bool(lexicon.HEDGE_BEFORE.search(before) or lexicon.HEDGE_AFTER.match(after))
@@ -113,6 +230,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     return sorted(cues, key=lambda c: c.start)
 
 
+_NUMBER_WORDS = words("one two three four five six seven eight nine ten twelve twenty")
 _BIGGER = words("greater larger bigger more steeper marked")
 _SMALLER = words("smaller less lesser lower fewer")
 _NAMED_CHANGES = words("loss losses reduction reductions decrease decline gain increase")
@@ -217,6 +335,10 @@ def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span:
         before = text[max(span.start, tokens[pos].start - 40):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 60)]
         significant = _word_significance(text, before, after)
+        if _neither_nor_before(tokens, lo, pos, in_names) and not word.startswith("significant"):
+            out.append(Cue("null", pos, pos, False))
+            near |= set(range(pos - 3, pos + 4))
+            continue
         if word.startswith("significant"):
             if _cue_follows(tokens, pos, hi, cues):
                 continue  # "significantly (p < 0.05) higher": the word qualifies that cue

@@ -10,9 +10,9 @@ timepoints) are not values.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.groups import Group, GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token
 
@@ -22,6 +22,8 @@ _SIZE_NOUNS = words("patients participants subjects users people individuals per
                     "initiators respondents adults children women men infants cases controls")
 _UNITS = words("% d s h min mins mg kg g mm cm ml l dl mmhg days hours months years points "
                "mg/dl mmol/l iu/l pg/ml ng/ml sd")
+_TIME_VALUE_UNITS = words("h hours hour min minutes days day weeks s seconds sec")
+_MORE_UNITS = words("minutes seconds sec mm/hg cm2 μg/l ug/l mmol/mol g/dl bpm ms")
 _RANGE = words("to - \u2013 \u2212")
 _BEFORE_REF = words("% in of for among with the patients participants subjects eyes cases "
                     "women men children infants mm min h hours days months years kg points "
@@ -74,7 +76,8 @@ def _p_context(tokens: Sequence[Token], lo: int, pos: int) -> bool:
     return False
 
 
-def _primary(tokens: Sequence[Token], lo: int, hi: int) -> list[_Value]:
+def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
+             excluded: frozenset[float] = frozenset()) -> list[_Value]:
     """The clause's primary numbers: each group's value, not its SD, range, count or p.
     A count "24/73" is read as its share."""
     out: list[_Value] = []
@@ -109,11 +112,13 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int) -> list[_Value]:
                 out.append(_Value(pos, 100.0 * value / total, True, len(stack)))
             pos += 3
             continue
-        if prev in _NOT_AFTER or (nxt == "%" and after is not None
+        at_time = times and prev in ("at", "after") and nxt in _TIME_VALUE_UNITS
+        if (prev in _NOT_AFTER and not at_time) or (nxt == "%" and after is not None
                                   and after.text.lower() in ("ci", "confidence")):
             pos += 1
             continue
-        if prev in ("<", ">", "≤", "≥", "table", "figure", "fig", "n") or nxt in _SIZE_NOUNS \
+        if prev in ("<", ">", "≤", "≥", "table", "figure", "fig", "n", "least", "most",
+                    "than") or nxt in _SIZE_NOUNS or value in excluded \
                 or (prev == "=" and pos - 2 >= lo and tokens[pos - 2].text.lower() in ("n", "p")):
             pos += 1
             continue  # a bound, a table number or a group size, not a group's value
@@ -121,8 +126,15 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int) -> list[_Value]:
                                                  or tokens[pos - 2].text == "%"):
             pos += 1
             continue  # the upper end of a range "12-18", "1.1 to 2.3"
+        if nxt == "out" and pos + 3 < hi and tokens[pos + 2].text.lower() == "of" and \
+                tokens[pos + 3].is_number and float(tokens[pos + 3].norm) > 0:
+            # "19 out of 70 patients": a share, like "19/70"
+            out.append(_Value(pos, 100.0 * value / float(tokens[pos + 3].norm), True, len(stack)))
+            pos += 4
+            continue
         if (value.is_integer() and 1900 <= value <= 2100) or (
-                prev in ("for", "at", "after", "within", "over", "during", "until", "by")):
+                prev in ("for", "at", "after", "within", "over", "during", "until", "by")
+                and not (times and nxt in _TIME_VALUE_UNITS)):
             pos += 1
             continue  # a year, or a time point "at 12 weeks", "for 3 days"
         negative = pos > lo and tokens[pos - 1].text in ("-", "\u2212") and (
@@ -144,6 +156,12 @@ def _gap_ok(tokens: Sequence[Token], start: int, end: int, allowed: frozenset[st
         elif text in ")]":
             depth = max(0, depth - 1)
         elif not depth:
+            if tokens[pos].is_number and pos + 1 < end and \
+                    tokens[pos + 1].text.lower() in _SIZE_NOUNS:
+                continue  # "40.9 years in the 1,066 patients with MS": a group's size
+            if text == "±" or text in _UNITS or text in _MORE_UNITS or (
+                    tokens[pos].is_number and pos > start and tokens[pos - 1].text == "±"):
+                continue  # "24.25 ± 3.41 minutes in the TOS group": the value's SD and unit
             count += 1
             if text not in allowed:
                 unknown += 1
@@ -162,29 +180,57 @@ class GroupValues:
     control: float
     start: int
     end: int
+    intervention_at: int = -1  # token index of the intervention's value
+    control_at: int = -1
 
     @property
     def direction(self) -> str:
         return "higher" if self.intervention > self.control else "lower"
 
 
-def group_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int
+def group_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int,
+                 times: bool = False, excluded: frozenset[float] = frozenset()
                  ) -> GroupValues | None:
-    """The intervention's and the control's value written in the clause, or None."""
+    """The intervention's and the control's value written in the clause, or None.
+
+    A group the study does not name, beside one it names, is the other one ("75% of the
+    surgery group vs 27.3% of the NSM group", NSM being the control). With ``times`` (the
+    outcome is a time), a number "at 17.5 h" is a value, not a time point. Numbers of the
+    groups' own descriptions (``excluded``: the doses of "apremilast 20 mg or 30 mg") are not
+    values."""
+    refs = _other_side(refs)
     known = [r for r in refs if r.group in ("intervention", "control") and not r.between]
     if not known or any(r.group == "unknown" for r in refs):
         return None
-    values = _primary(tokens, lo, hi)
+    values = _primary(tokens, lo, hi, times, excluded)
+    outside = [v for v in values if not v.depth]
+    if len(outside) >= 2:
+        values = outside  # "(a reduction of at least 25%) ... was 90% ... it was 60%"
     if len(values) < 2:
         return None
+    # "between the A group and the B group (83.7% versus 64.3%)": the order declared
+    ordered = [r for r in refs if r.group in ("intervention", "control")]
     for pair in (_respectively(tokens, known, values, lo, hi), _beside(tokens, known, values),
-                 _declared_order(tokens, known, values)):
+                 _declared_order(tokens, known, values) or _declared_order(tokens, ordered,
+                                                                           values)):
         if pair is not None:
             i_value, c_value = pair
             if i_value.percent == c_value.percent and i_value.value != c_value.value:
                 first, last = sorted((i_value.position, c_value.position))
-                return GroupValues(i_value.value, c_value.value, first, last)
+                return GroupValues(i_value.value, c_value.value, first, last, i_value.position,
+                                   c_value.position)
     return None
+
+
+def _other_side(refs: Sequence[GroupRef]) -> list[GroupRef]:
+    """Two references, one to a group the study names and one to a group it does not: the
+    unknown one is the other group."""
+    named = {r.group for r in refs if r.group in ("intervention", "control")}
+    unknown = [r for r in refs if r.group == "unknown"]
+    if len(named) != 1 or len(unknown) != 1 or len(refs) != 2:
+        return list(refs)
+    other: Group = "control" if named == {"intervention"} else "intervention"
+    return [replace(r, group=other) if r.group == "unknown" else r for r in refs]
 
 
 def _by_group(pairs: list[tuple[GroupRef, _Value]]) -> tuple[_Value, _Value] | None:

@@ -13,33 +13,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
 
 from pytest_rwe.rules import lexicon
-from pytest_rwe.rules.abbreviations import acronym
+from pytest_rwe.rules.group_words import (
+    GROUP_GENERIC,
+    NEGATABLE,
+    NON_USERS,
+    Group,
+    Vocabulary,
+    labels_of,
+    names_word,
+    verbatim_labels,
+    vocabulary,
+)
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, normalize_phrase, same_word, stem
+from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, same_word, stem
 from pytest_rwe.study import Study
 
-Group = Literal["intervention", "control", "unknown"]
+__all__ = ["Group", "GroupRef", "find_group_refs", "labels_of"]
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
-# Words too common in group descriptions to tell the groups apart.
-_GROUP_GENERIC = frozenset(stem(w) for w in (
-    ["patients", "participants", "subjects", "adults", "people", "individuals", "users", "use",
-     "therapy", "treatment", "drug", "drugs", "medication", "group", "only", "alone", "same",
-     "separate", "start", "starting", "initiation", "new", "monotherapy", "during", "baseline",
-     "before", "after", "continue", "continued", "continuing", "continuous", "daily", "dose",
-     "doses", "mg", "kg", "ml", "received", "receiving", "given", "standard", "usual", "care",
-     "plus", "combined", "combination", "oral", "intravenous", "administration", "day", "days",
-     "week", "weeks", "month", "months", "h", "min", "once", "twice", "regimen", "arm", "arms",
-     "groups", "cohort", "subjects", "participant", "patient"]))
-_GENERIC_NOUNS = frozenset(stem(w) for w in lexicon.GROUP_NOUNS)
-_NON_USERS = frozenset(stem(w) for w in ["users", "user", "initiators", "exposed", "treated"])
-_NEGATED_BEFORE = re.compile(r"\b(?:no|not|non|without|never)[\s-]*$", re.IGNORECASE)
-_NEGATABLE = frozenset(stem(w) for w in [
-    "start", "starting", "initiation", "initiators", "initiating", "user", "users", "use",
-    "using", "treatment", "treated", "receive", "receiving", "exposed", "taking", "take"])
 _RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
                        "/"})
 _REFERENCE_BRIDGE = words("""
@@ -49,11 +42,6 @@ assigned randomized randomised fed exposed after during nights night days day wo
 children infants eyes side sides cases individuals people persons values levels concentrations
 scores rates
 """)
-_LABEL_IN_TEXT = re.compile(
-    r"\b(?:group|arm|cohort)\s+([A-Z]{1,2}|[0-9]{1,2}|I{1,3}V?|IV)\b(?![.,]\d)"
-    r"|\b([A-Z]{1,2}|[0-9]{1,2})\s+(?:group|arm)\b|^\s*([A-Z])\s*[-:\u2013]\s", re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class GroupRef:
     """A reference to a group: which one, where, and whether it is the compared-against side."""
@@ -67,102 +55,13 @@ class GroupRef:
     verbatim: bool = False  # the group's description written out ("telephone consultation")
 
 
-def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
-    """Content words of a group description and of its parenthesized abbreviations."""
-    if not text:
-        return [], []
-    inner = " ".join(x for x in re.findall(r"\(([^)]*)\)", text)
-                     if re.fullmatch(r"[A-Z][A-Za-z0-9\-]{0,9}?[A-Z0-9]s?", x.strip()))
-    outer = re.sub(r"\([^)]*\)", " ", text)
-    # A parenthesis that restates the group in three or more content words ("(self-monitoring
-    # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
-    for inside in re.findall(r"\(([^)]*)\)", text):
-        if len([w for w in normalize_phrase(inside) if w not in _STOP_STEMS]) >= 3:
-            outer += " " + inside
-    words = [w for w in normalize_phrase(outer) if w not in _STOP_STEMS or w in NEGATIONS]
-    abbrev = [w for w in normalize_phrase(inner) if w not in _STOP_STEMS]
-    initials = acronym(outer)
-    if len(initials) >= 3 and len(initials) <= 6:
-        abbrev.append(initials)
-    return words, abbrev
-
-
-def labels_of(text: str | None) -> set[str]:
-    """Group labels a description gives: "Group H (n = 20) ..." -> {"h"}."""
-    found: set[str] = set()
-    for match in _LABEL_IN_TEXT.finditer(text or ""):
-        label = next(g for g in match.groups() if g)
-        found.add(label.lower())
-    return found
-
-
-def _verbatim(study: Study, text: str, tokens: Sequence[Token]) -> dict[int, str]:
-    """Token labels from group descriptions written out verbatim, longest first."""
-    phrases: list[tuple[str, str]] = []
-    for group in ("intervention", "control"):
-        raw = (study.picot.get(group) or "").strip().rstrip(".")
-        for phrase in {raw, re.sub(r"\s*\([^)]*\)", "", raw).strip()}:
-            if len(phrase) >= 4:
-                phrases.append((phrase, group))
-    starts = [t.start for t in tokens]
-    labels: dict[int, str] = {}
-    for phrase, group in sorted(phrases, key=lambda p: -len(p[0])):
-        for match in re.finditer(re.escape(phrase), text, re.IGNORECASE):
-            inside = [i for i in _token_range(starts, match.start(), match.end())
-                      if i not in labels]
-            if len(inside) == len(_token_range(starts, match.start(), match.end())):
-                negated = _NEGATED_BEFORE.search(text[max(0, match.start() - 12):match.start()])
-                label = "control" if group == "intervention" and negated else group
-                for i in inside:
-                    labels[i] = label
-    return labels
-
-
-def _token_range(starts: list[int], lo: int, hi: int) -> list[int]:
-    import bisect
-
-    return list(range(bisect.bisect_left(starts, lo), bisect.bisect_left(starts, hi)))
-
-
-@dataclass(frozen=True)
-class _Vocabulary:
-    i_only: list[str]
-    c_only: list[str]
-    shared: list[str]
-    control_negates: bool
-    labels: dict[str, str]
-    shared_side: Group = "intervention"
-
-
-def _vocabulary(study: Study) -> _Vocabulary:
-    i_words, i_abbr = _alias_words(study.picot.get("intervention"))
-    c_words, c_abbr = _alias_words(study.picot.get("control"))
-    # a description made only of common words ("standard care") is named by them
-    i_all = [w for w in i_words + i_abbr if w not in _GROUP_GENERIC] or [
-        w for w in i_words if w not in NEGATIONS]
-    c_all = [w for w in c_words + c_abbr if w not in _GROUP_GENERIC] or [
-        w for w in c_words if w not in NEGATIONS]
-    control_negates = any(w in NEGATIONS for w in c_all)
-    i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
-    c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)]
-    shared = [w for w in i_all if w not in i_only and w not in NEGATIONS]
-    # "DH" vs "DH + TO": a word both share names the group whose name is only that word
-    shared_side: Group = "control" if not c_only and i_only and not control_negates \
-        else "intervention"
-    i_labels, c_labels = labels_of(study.picot.get("intervention")), labels_of(
-        study.picot.get("control"))
-    labels = {lab: "intervention" for lab in i_labels - c_labels}
-    labels.update({lab: "control" for lab in c_labels - i_labels})
-    return _Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side)
-
-
 def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: set[int]
                     ) -> list[GroupRef]:
     """References to either group, outside outcome names; none for a case series."""
     if study.design == "case_series":
         return []
-    vocab = _vocabulary(study)
-    verbatim = _verbatim(study, text, tokens)
+    vocab = vocabulary(study)
+    verbatim = verbatim_labels(study, text, tokens)
     labels: list[str | None] = []
     for pos in range(len(tokens)):
         if pos in verbatim:
@@ -171,6 +70,7 @@ def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: 
             labels.append(None)
         else:
             labels.append(_label_of(tokens, pos, vocab))
+    _combinations(tokens, labels, vocab)
     refs: list[GroupRef] = []
     pos = 0
     while pos < len(tokens):
@@ -180,7 +80,48 @@ def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: 
         run = _run(tokens, labels, pos)
         refs.append(_ref(tokens, labels, run, verbatim, vocab.shared_side))
         pos = run[-1] + 1
-    return refs
+    return _compared_lists(tokens, refs)
+
+
+_COMBINE = frozenset({"and", "+", "plus", "with", "&", "/"})
+
+
+def _combinations(tokens: Sequence[Token], labels: list[str | None], vocab: Vocabulary) -> None:
+    """"5% KNO3 and diode laser" with the intervention "KNO3 and the diode laser" against the
+    control "KNO3": the control's word joined to an intervention word is the combination."""
+    for pos in range(len(tokens) - 2):
+        if labels[pos] not in ("control", "shared") or tokens[pos + 1].text.lower() not in \
+                _COMBINE:
+            continue
+        nxt = pos + 2 if labels[pos + 2] is not None or pos + 3 >= len(tokens) else pos + 3
+        if labels[nxt] == "intervention" and tokens[pos].norm in vocab.i_words:
+            labels[pos] = "intervention"
+
+
+def _compared_lists(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
+    """"less satisfied than MIC (M = 73.3) and NPC (M = 75.2)": a group listed after a
+    compared-against group is compared against too."""
+    out = list(refs)
+    for i in range(1, len(out)):
+        before = out[i - 1]
+        if not before.comparison or out[i].comparison:
+            continue
+        depth, plain, joined = 0, True, False
+        for pos in range(max(before.end, before.position) + 1, out[i].position):
+            text = tokens[pos].text.lower()
+            if text in "([":
+                depth += 1
+            elif text in ")]":
+                depth = max(0, depth - 1)
+            elif not depth and text in ("and", "or"):
+                joined = True
+            elif not depth and text not in (",", "the", "in", "to", "with") and \
+                    not tokens[pos].is_number:
+                plain = False
+                break
+        if plain and joined:  # a list ("than A and B"), not the clause after "compared with A,"
+            out[i] = replace(out[i], comparison=True)
+    return out
 
 
 def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[int]:
@@ -200,6 +141,14 @@ def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[in
             nxt += 2
         else:
             break
+    # "the reduced-dose group": a hyphen and a common word of the description belong to it
+    end = run[-1]
+    if end + 3 < len(tokens) and tokens[end + 1].text == "-" and \
+            tokens[end + 2].norm in GROUP_GENERIC and labels[end + 2] in (None, "unknown") \
+            and tokens[end + 3].text.lower() in lexicon.GROUP_NOUNS:
+        run += [end + 1, end + 2]
+        for p in (end + 2, end + 3):
+            labels[p] = None
     # "the placebo group", "Drug A users": the group noun right after belongs to the reference
     if run[-1] + 1 < len(tokens) and tokens[run[-1] + 1].text.lower() in lexicon.GROUP_NOUNS:
         run.append(run[-1] + 1)
@@ -219,7 +168,7 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
     elif "intervention" in found or "label-intervention" in found:
         group = "intervention"
     elif "shared" in found:
-        group = shared_side
+        group, via = shared_side, "shared"
     elif "role-control" in found or "role-intervention" in found:
         group = "control" if "role-control" in found else "intervention"
         via = "role"
@@ -243,11 +192,14 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     placebo", "than those sedated with ketamine", "than in the A group and the B group"),
     not over punctuation, numbers or a claim word; "than baseline" compares times, not
     groups."""
+    if first >= 2 and tokens[first - 1].text.lower() == "not" and \
+            tokens[first - 2].text.lower() == "but":
+        return True, False  # "Telmisartan, but not losartan, reduced X": the contrasted side
     pos = first - 1
     steps = 0
     while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
-        if word in lexicon.COMPARISON or (word in ("to", "with") and pos > 0 and tokens[
+        if _comparison_word(tokens, pos) or (word in ("to", "with") and pos > 0 and tokens[
                 pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")):
             after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
             return after not in _TIMES, False
@@ -255,7 +207,10 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
             return False, True
         if word == "and" and _between_before(tokens, pos):
             return False, True
-        if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)):
+        # "than their 3,198 matched controls", "vs. the English group"
+        if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)
+                or tokens[pos].is_number or (word == "." and pos > 0
+                                             and tokens[pos - 1].text.lower() in ("vs", "v"))):
             break
         pos -= 1
         steps += 1
@@ -268,6 +223,31 @@ _TIMES = frozenset(["baseline", "before", "pre", "pretreatment", "preinterventio
 _CLAIM_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | frozenset(
     ["significantly", "significant", "was", "were", "is", "are", "not", "no", "whereas",
      "while", "but", "although", "however"])
+
+
+def _compound(tokens: Sequence[Token], pos: int) -> bool:
+    """A word joined by a hyphen to the next ("reduced-dose", "high-intensity"): part of a
+    name, not a claim, when the group's description has it."""
+    return pos + 2 < len(tokens) and tokens[pos + 1].text == "-" and \
+        tokens[pos + 1].start == tokens[pos].end and tokens[pos + 2].start == tokens[pos + 1].end
+
+
+def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
+    """"than", "versus", "vs", "compared" ...; "v" only standing alone ("A v B", not the
+    "V" of "S/V")."""
+    word = tokens[pos].text.lower()
+    if word not in lexicon.COMPARISON:
+        return False
+    if word in ("compared", "comparison", "contrast", "contrasted", "relative"):
+        # "compared with B": B is the reference; "compared 28,563 A users with B": A is not
+        nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+        return nxt in ("with", "to", "against", "")
+    if word != "v":
+        return True
+    glued = (pos > 0 and tokens[pos - 1].end == tokens[pos].start) or (
+        pos + 1 < len(tokens) and tokens[pos + 1].start == tokens[pos].end
+        and tokens[pos + 1].text != ".")
+    return not glued
 
 
 def _between_before(tokens: Sequence[Token], pos: int) -> bool:
@@ -290,7 +270,10 @@ def _side(label: str | None) -> str | None:
 
 
 def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
-    """The next labelled word names the other group outright ("X with Y")."""
+    """The next labelled word names the other group outright ("X with Y"); not after a
+    negation, which takes the word it negates ("persons without MS")."""
+    if labels[run[-1]] == "negated":
+        return False
     ahead = next((_side(labels[p]) for p in range(nxt, min(len(labels), nxt + 3))
                   if _specific(labels[p])), None)
     definite = {_side(labels[p]) for p in run} - {None}
@@ -298,10 +281,10 @@ def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
 
 
 def _glue(tokens: Sequence[Token], pos: int) -> bool:
-    if pos >= len(tokens) or tokens[pos].text.lower() in lexicon.COMPARISON:
+    if pos >= len(tokens) or _comparison_word(tokens, pos):
         return False  # "A than B" is two references, never one
     return (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in _STOP_STEMS
-            or tokens[pos].norm in _GROUP_GENERIC)
+            or tokens[pos].norm in GROUP_GENERIC)
 
 
 def _specific(label: str | None) -> bool:
@@ -309,12 +292,12 @@ def _specific(label: str | None) -> bool:
         "role") and label != "unknown"
 
 
-def _label_of(tokens: Sequence[Token], pos: int, vocab: _Vocabulary) -> str | None:
+def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | None:
     """The label of one word: control, intervention, shared, negated, label-*, role-*,
     generic-*, unknown or None."""
     token = tokens[pos]
     norm, word = token.norm, token.text.lower()
-    if word in lexicon.COMPARISON or word in _CUE_WORDS:
+    if _comparison_word(tokens, pos) or (word in _CUE_WORDS and not _compound(tokens, pos)):
         return None  # "compared" is not "comparator", "lowering" not a group's word here
     prev = tokens[pos - 1].text.lower() if pos else ""
     nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
@@ -331,19 +314,23 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: _Vocabulary) -> str | No
         return "label-" + vocab.labels[word]
     if norm in NEGATIONS:
         ahead = {tokens[p].norm for p in range(pos + 1, min(len(tokens), pos + 3))}
-        if vocab.control_negates and any(same_word(n, w) for n in ahead
-                                         for w in vocab.shared + vocab.i_only):
+        if vocab.control_negates and (any(same_word(n, w) for n in ahead
+                                          for w in vocab.shared + vocab.i_only
+                                          + list(vocab.negated)) or (
+                vocab.capitals[0] and vocab.capitals[0] in ahead)):
             return "negated"
-        if (norm.startswith("non") and len(norm) > 4) or ahead & (_NON_USERS | _NEGATABLE):
+        if (norm.startswith("non") and len(norm) > 4) or ahead & (NON_USERS | NEGATABLE):
             return "negated"
         return None
     if len(norm) < 2 or norm[0].isdigit():
         return None
-    if any(same_word(norm, w) for w in vocab.c_only):
+    if token.text.isupper() and len(token.text) == 2 and word in vocab.capitals:
+        return "intervention" if word == vocab.capitals[0] else "control"
+    if any(names_word(norm, w) for w in vocab.c_only):
         return "control"
-    if any(same_word(norm, w) for w in vocab.i_only):
+    if any(names_word(norm, w) for w in vocab.i_only):
         return "intervention"
-    if any(same_word(norm, w) for w in vocab.shared):
+    if any(names_word(norm, w) for w in vocab.shared):
         return "shared"
     role = _role(tokens, pos)
     if role is not None:

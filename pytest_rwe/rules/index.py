@@ -120,10 +120,7 @@ def build_index(study: Study) -> StudyIndex:
                        ("control_size", study.control_size)):
         if size is not None:
             entries.append(Entry(float(size), "size", f"results.{name}", None, f"{size}"))
-    if study.intervention_size is not None and study.control_size is not None:
-        total = study.intervention_size + study.control_size
-        entries.append(Entry(float(total), "derived", "results.intervention_size + control_size",
-                             None, f"{total}"))
+    # the groups' total is not in the prompt: a writer who adds the sizes writes a new number
     for name, base in study.baseline.items():
         field_name = f"results.baseline_differences[{json.dumps(name)}]"
         for value in (base.control, base.intervention):

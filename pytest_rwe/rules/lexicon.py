@@ -43,7 +43,8 @@ WITHIN_GROUP = re.compile(
     r"[-\u2212]?\d|\bfrom\s+t\d\s+to\s+t\d\b", re.IGNORECASE)
 # Valence words that say the outcome went the good way, and the bad way.
 GOOD = words("better improved improvement improvements improves improve improving superior "
-             "benefit benefits beneficial benefited favourable favorable")
+             "benefit benefits beneficial benefited favourable favorable lived survived live "
+             "survive")
 BAD = words("worse worsened worsening deteriorated deterioration poorer poor inferior "
             "unfavourable unfavorable impaired impairment")
 # What "better" means for an outcome: less of a harm, more of a good. A name with words of
@@ -71,6 +72,9 @@ GOODS = re.compile(
     r"memory|cognition|cognitive|learning|endurance|oxygenation|saturation|healing|"
     r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence)\b",
     re.IGNORECASE)
+# "lived longer", "survived longer": better survival, less death
+LIVED = words("lived survived live survive")
+DEATH_NAME = re.compile(r"\b(?:death|deaths|mortality|died|dying)\b", re.IGNORECASE)
 # Speed words say which way a time went: "faster" recovery is a shorter time to recovery.
 FASTER = words("faster quicker sooner earlier accelerated")
 SLOWER = words("slower later delayed")
@@ -186,7 +190,7 @@ FREQUENCY_AFTER_COMPARATIVE = words("likely often frequently frequent common com
 # "more effective", "less likely to improve": the adjective, not "more", carries the claim.
 VALENCE_AFTER_COMPARATIVE = words("""
 effective efficacious beneficial useful successful favorable favourable potent satisfied
-tolerable tolerated comfortable helpful harmful safe
+tolerable tolerated comfortable helpful harmful safe steep
 """)
 # Words that end the reach of a no-difference phrase: "no difference, except for X".
 EXCEPTIONS = words("except exception apart besides excluding but other")

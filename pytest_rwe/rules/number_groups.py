@@ -10,11 +10,13 @@ import re
 from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis
+from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.text import NumberMention, Span, stem
 from pytest_rwe.study import Study
 
 _BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",
+                                      "persons",
                                       "people", "adults", "users", "were", "was", "in", "the",
                                       "on", "receiving", "received", "taking", "treated", "with",
                                       "who", "using", "initiating", "started", "starting", "new",
@@ -95,13 +97,21 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
     if after:
         gap = range(at + 1, after[0].position)
         if len(gap) <= 4 and all(tokens[i].norm in _BRIDGE for i in gap):
-            return after[0].group
+            # "18,847 healthy siblings of children with type 1 diabetes were compared ...":
+            # the phrase the number counts names both groups, so it says neither
+            phrase_end = next((i for i in range(at + 1, hi) if tokens[i].text.lower() in
+                               _PHRASE_END or (tokens[i].is_number and i > at + 1
+                                               and "," in tokens[i].text)), hi)
+            sides = {g.group for g in after if g.position < phrase_end and not g.comparison}
+            return after[0].group if len(sides) == 1 else None
     if last and not last.comparison and at - last_end <= 4 and all(
             tokens[i].norm in _BEFORE_BRIDGE for i in range(last_end + 1, at)):
         return last.group  # "chlorthalidone users numbered 36,918"
     return None
 
 
+_PHRASE_END = frozenset(["were", "was", "are", "is", "compared", "vs", "versus", "and", ",",
+                         ";", "(", "than", "had"])
 _ORDER_RE = re.compile(r"\b(intervention|treated|exposed|control|comparator|unexposed)\s*"
                        r"(?:group\s*)?(?:vs\.?|versus|and|/|compared\s+with)\s*"
                        r"(intervention|treated|exposed|control|comparator|unexposed)\b",
@@ -151,14 +161,35 @@ def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Nu
     name, own, _other = sides[0]
     base = study.baseline[name]
     field = f"results.baseline_differences[{json.dumps(name)}]"
-    # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order only
+    # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order, or by
+    # the groups named beside each value ("23.6% in the A group vs 34.0% with B")
     group = (_pair_group(study, analysis, numbers, number, name) if numbers.in_list(number)
-             else _group_of(analysis, number))
+             else _group_of(analysis, number)) or _valued_group(analysis, number)
     if group is None or group == own:
         return None
     return NumberFinding(number.span, field, (
         f"{number.span.quote} is written for the {group} group, but in {field} = "
         f"{base.text!r} it is the {own} group's value"))
+
+
+def _valued_group(analysis: Analysis, number: NumberMention) -> str | None:
+    """The group a value is tied to by the layout of its clause: "41.2 years in the controls
+    and 40.9 years in the patients with MS" (see ``group_values``)."""
+    clause = analysis.clause_of(number.span.start)
+    if clause is None:
+        return None
+    lo, hi, _ = clause
+    starts = [g.position for g in analysis.groups]
+    refs = analysis.groups[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
+    values = group_values(analysis.tokens, refs, lo, hi)
+    if values is None:
+        return None
+    at = bisect.bisect_left(analysis.token_starts, number.span.start)
+    if at == values.intervention_at:
+        return "intervention"
+    if at == values.control_at:
+        return "control"
+    return None
 
 
 def _pair_group(study: Study, analysis: Analysis, numbers: Numbers, number: NumberMention,

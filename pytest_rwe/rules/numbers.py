@@ -9,20 +9,19 @@ another outcome is caught; a group size is checked against the group it is writt
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from collections.abc import Callable, Iterable
 
 from pytest_rwe.rules.approximate import (
     HEDGE_TOLERANCE,
-    Approximation,
     approximations_in,
-    candidate_values,
 )
-from pytest_rwe.rules.claims import Analysis
+from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.owned import misplaced_share
+from pytest_rwe.rules.proportions import check_approximation
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -35,7 +34,7 @@ _LABEL_RE = re.compile(r"\b(?:a?HRs?|a?ORs?|a?RRs?|IRRs?|MDs?|CIs?)\b|\b(?:hazar
 _LABEL_CI_RE = re.compile(r"\b(?:hazard|odds|risk|rate)\s+ratios?\b|\brelative\s+risks?\b|\b(?:"
                           r"mean\s+)?(?:difference|change)s?\b|\bconfidence\s+intervals?\b|\b"
                           r"estimates?\b", re.IGNORECASE)
-_GAP_RE = re.compile(r"^(?:[\s,;:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|of|was|were|is|"
+_GAP_RE = re.compile(r"^(?:[\s,:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|of|was|were|is|"
                      r"and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|"
                      r"percentage|points?|pp|units?|mmHg|range|from|between)\b)*$",
                      re.IGNORECASE)
@@ -91,13 +90,13 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
     findings: list[NumberFinding] = []
     previous: tuple[NumberMention, str] | None = None
     for number in numbers.items:
-        if number.is_word and any(s.start <= number.span.start < s.end for s in in_words):
-            continue  # "four in five": read as a share below
+        if any(s.start <= number.span.start < s.end for s in in_words):
+            continue  # "four in five", "2.5-fold": read as proportions below
         clause = analysis.clause_of(number.span.start)
         span = clause[2] if clause else None
         context = _context(text, number, span)
         if previous is not None and context == "plain" and previous[1] in ("p", "effect") and \
-                re.fullmatch(r"[\s,;]*(?:and|or|to|,)?[\s,;]*(?:p\s*[=<>]\s*)?",
+                re.fullmatch(r"[\s,]*(?:and|or|to|,)?[\s,]*(?:p\s*[=<>]\s*)?",
                              text[previous[0].span.end:number.span.start], re.IGNORECASE):
             context = previous[1]  # "HRs of 2.72 and 1.31", "p = 0.02 and 0.04"
         previous = (number, context)
@@ -105,16 +104,23 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             continue
         local, strict = _local_outcomes(analysis, mention_starts, number)
         role = _role(text, number, span) if context == "effect" else ""
-        problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict)
+
+        def near(keys: set[str], strict: bool, number: NumberMention = number,
+                 local: set[str] = local) -> bool:
+            return _named_near(study, analysis, number, local, keys, strict)
+
+        problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict,
+                         near)
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
         swapped = (size_swap(study, analysis, numbers, number)
-                   or baseline_swap(study, analysis, numbers, number))
+                   or baseline_swap(study, analysis, numbers, number)
+                   or misplaced_share(study, index, analysis, number))
         if swapped is not None:
             findings.append(swapped)
     for approximation in approximations:
-        finding = _check_approximation(analysis, index, mention_starts, approximation)
+        finding = check_approximation(study, analysis, index, mention_starts, approximation)
         if finding is not None:
             findings.append(finding)
     return sorted(findings, key=lambda f: f.span.start)
@@ -151,6 +157,13 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     start = analysis.tokens[lo].start if analysis.tokens else 0
     close = analysis.text.rfind(")", start, number.span.start)
     segment = in_sentence[_prefix(in_sentence, close + 1):cut]
+    # "dementia HR 0.60 (0.40-0.89), p < 0.01": after the name's own bracket, still its
+    # number, unless a list or a clause break comes between
+    nearest = in_sentence[cut - 1:cut]
+    if not segment and nearest and re.fullmatch(
+            r"[^;()]*(?:\([^()]*\)[^;()]*)?", analysis.text[nearest[0].span.end:
+                                                            number.span.start]):
+        segment = nearest
     chosen = segment or in_sentence[:cut]
     strict = bool(segment) and all(m.full for m in segment) and bool(
         re.fullmatch(r"[^()]*\([^()]*", analysis.text[segment[-1].span.end:number.span.start]))
@@ -173,7 +186,8 @@ _ALL_BEFORE = re.compile(r"\b(?:all|both|each|every|either)\b[^.;()]{0,16}$", re
 
 def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> bool:
     after = text[number.span.end:number.span.end + 30]
-    if number.value == 95 and number.is_percent and re.search(r"CI|confiden", after, re.I):
+    if number.value == 95 and number.is_percent and re.search(r"CI|confiden|interval", after,
+                                                              re.I):
         return True
     if number.value in (0.05, 5.0) and not number.is_word and (
             number.value == 0.05 or re.search(r"signific|level|alpha", after, re.I)):
@@ -224,9 +238,37 @@ def _pvalue_fits(number: NumberMention, entry: Entry) -> bool:
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")
 
 
+_ESTIMATES = re.compile(r"\([^()]*\d[.\u00b7]\d[^()]*\)")
+
+
+def _named_near(study: Study, analysis: Analysis, number: NumberMention, local: set[str],
+                keys: set[str], strict: bool) -> bool:
+    """A word of another outcome's name (one the named outcomes do not have) stands before
+    the number: in its own segment ("any bleeding (...) or BARC 2, 3 or 5 bleeding (HR
+    0.85") or, less sure, in its clause ("counselling or therapy and psychotropic use ...
+    (OR 1.51 and 1.56)"). The number may then be that outcome's, whose name the juror did
+    not find."""
+    names, _ = study_reading(study)
+    words = {w for k in keys for w in names.names.get(k, ())} - {
+        w for k in local for w in names.names.get(k, ())}
+    if not words:
+        return False
+    clause = analysis.clause_of(number.span.start)
+    start = clause[2].start if clause else 0
+    if strict:
+        # the segment starts after the previous outcome's estimates "(HR 0.91, 0.78-1.06)";
+        # a label in brackets ("clinically relevant (BARC 2/3/5) bleeding") does not end it
+        for match in _ESTIMATES.finditer(analysis.text, start, number.span.start):
+            start = match.end()
+    lo = bisect.bisect_left(analysis.token_starts, start)
+    hi = bisect.bisect_left(analysis.token_starts, number.span.start)
+    return any(names.words_matching(t.norm) & words or t.norm in words
+               for t in analysis.tokens[lo:hi])
+
+
 def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
-           local: set[str], mentioned: set[str], role: str = "", strict: bool = False
-           ) -> tuple[str, str] | None:
+           local: set[str], mentioned: set[str], role: str = "", strict: bool = False,
+           near: Callable[[set[str], bool], bool] | None = None) -> tuple[str, str] | None:
     written = number.span.quote
     if context in ("p", "effect"):
         kinds: tuple[Kind, ...] = ("p",) if context == "p" else _EFFECT_KINDS
@@ -249,7 +291,16 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
                                      _near(index, number, kinds))
                          if e.outcome is not None and e.outcome not in local and fit(number, e)
                          and (not role or e.role in (role, ""))]
-            if elsewhere and (strict or all(e.outcome in mentioned for e in elsewhere)):
+            # one outcome named at its timepoint, the number another timepoint's value of the
+            # same outcome ("10-year CVD mortality (HR 2.46)" with 2.46 the 5-year HR)
+            if elsewhere and near is not None and near({e.outcome or "" for e in elsewhere},
+                                                       strict):
+                return None
+            timepoint_swap = len(local) == 1 and bool(elsewhere) and all(
+                _name(study, e.outcome or "") == _name(study, next(iter(local)))
+                for e in elsewhere)
+            if elsewhere and (strict or timepoint_swap
+                              or all(e.outcome in mentioned for e in elsewhere)):
                 names = sorted({_name(study, k) for k in local})
                 return (elsewhere[0].field,
                         f"{written} is {elsewhere[0].field} = {elsewhere[0].shown}, not a value "
@@ -296,29 +347,6 @@ def _fits_any(index: StudyIndex, number: NumberMention, context: str,
 
 def _all_p(index: StudyIndex) -> list[Entry]:
     return [e for e in index.of_kind("p") if e.outcome is not None]
-
-
-def _check_approximation(analysis: Analysis, index: StudyIndex, mention_starts: list[int],
-                         approximation: Approximation) -> NumberFinding | None:
-    """"twice the risk of X" against X's ratio; nothing when no outcome is named near it."""
-    mentions = _sentence_mentions(analysis, mention_starts, approximation.span.start)
-    if not mentions:
-        return None
-    after = [m for m in mentions if m.span.start >= approximation.span.end]
-    mention = after[0] if after and after[0].span.start - approximation.span.end < 60 else (
-        [m for m in mentions if m.span.end <= approximation.span.start] or after)[-1]
-    fact = analysis.facts.get(mention.outcome.key)
-    ratios = [fact.point] if fact is not None and fact.is_ratio and fact.point is not None else []
-    percents = [e.value for e in index.of_outcomes([mention.outcome.key], "percent")]
-    values = candidate_values(approximation, ratios, percents)
-    if not values or any(approximation.admits(v) for v in values):
-        return None
-    field = (f"results.outcomes[{json.dumps(fact.key + '!' + (fact.measure or '*'))}]"
-             if fact is not None else "results.outcomes")
-    shown = fact.shown() if fact is not None else ""
-    return NumberFinding(approximation.span, field, (
-        f'"{approximation.span.quote}" means {approximation.describe()}, but the study '
-        f"reports {shown} for {mention.outcome.name}"))
 
 
 def _nearest(number: NumberMention, pool: list[Entry]) -> Entry | None:

@@ -17,160 +17,22 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
-from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
-from pytest_rwe.rules.outcome_places import by_numbers, by_timepoint, place_by_timepoint
-from pytest_rwe.rules.text import (
-    STOPWORDS,
-    Span,
-    Token,
-    normalize_phrase,
-    numbers_in,
-    same_word,
-    stem,
+from pytest_rwe.rules.abbreviations import alias_key, code_like
+from pytest_rwe.rules.name_index import (
+    Mention,
+    OutcomeIndex,
+    Variant,
 )
+from pytest_rwe.rules.outcome_places import by_numbers, by_timepoint, placed, timepoint_phrases
+from pytest_rwe.rules.subgroups import qualifier_mentions, subgroups
+from pytest_rwe.rules.text import Span, Token, numbers_in
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
 
-_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
-# Words that describe how or when an outcome is measured, not which outcome it is: a name's
-# other words must all be found, these need not ("mean operative time" ~ "operative time").
-WEAK_WORDS = frozenset(stem(w) for w in (
-    "level", "levels", "score", "scores", "value", "values", "mean", "median", "change",
-    "changes", "concentration", "concentrations", "measure", "measured", "patients", "percent",
-    "percentage", "time", "times", "duration", "use", "usage", "amount", "index", "total",
-    "week", "weeks", "month", "months", "day", "days", "year", "years", "hour", "hours",
-    "minute", "minutes", "min", "follow", "up", "end", "baseline", "period", "number", "average",
-    "participants", "subjects", "people", "group", "groups", "overall", "serum", "plasma",
-    "daily", "postoperative", "mm", "ml", "mg", "kg", "cm"))
+__all__ = ["Mention", "find_mentions"]
 _BREAKS = frozenset("();:[]")
 _CROWDED = 48  # a segment sharing words with more outcomes than this: full matches only
-@dataclass(frozen=True)
-class Mention:
-    """A place where the summary names an outcome."""
-
-    outcome: Outcome
-    positions: tuple[int, ...]  # token indices that matched the name
-    span: Span
-    full: bool  # every content word of the name (or an abbreviation of it) was found
-
-
-def content_words(name: str) -> list[str]:
-    """The stemmed, de-duplicated content words of a name (outside parentheses)."""
-    words = [w for w in normalize_phrase(name) if w not in _STOP_STEMS]
-    unique: list[str] = []
-    for word in words:
-        if not any(same_word(word, u) for u in unique):
-            unique.append(word)
-    return unique or normalize_phrase(name)
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One way to name an outcome: words that must all be found, words that may be."""
-
-    key: str
-    strong: tuple[str, ...]
-    weak: tuple[str, ...]
-    part: bool  # one part of a name listing several things ("A, B and C")
-
-
-@dataclass
-class OutcomeIndex:
-    """The outcomes' names as an inverted index: word -> variants of names holding it."""
-
-    outcomes: dict[str, Outcome]
-    names: dict[str, list[str]]  # every content word of each name (without parentheses)
-    variants: list[Variant]
-    aliases: dict[str, set[str]]  # abbreviation -> outcome keys
-    postings: dict[str, list[int]]  # strong word -> variant numbers
-    weak: frozenset[str]
-    rarest: dict[str, list[int]] = field(default_factory=dict)  # rarest strong word -> variants
-    _by_prefix: dict[str, set[str]] = field(default_factory=dict)
-    _matched: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    def words_matching(self, norm: str) -> frozenset[str]:
-        """The name words a token matches: equal, or the same word by a long prefix."""
-        hit = self._matched.get(norm)
-        if hit is None:
-            found = {norm} if norm in self.postings or norm in self.weak else set()
-            for word in self._by_prefix.get(norm[:5], ()):
-                if word != norm and same_word(norm, word):
-                    found.add(word)
-            hit = self._matched[norm] = frozenset(found)
-        return hit
-
-
-_PARTS = re.compile(r",\s*(?:and\s+|or\s+)?|;\s*|\s+(?:and|or|and/or|vs\.?|versus)\s+|\s*=\s*",
-                    re.IGNORECASE)
-
-
-def _variant(key: str, words: list[str], part: bool) -> Variant | None:
-    strong = tuple(w for w in words if w not in WEAK_WORDS)
-    weak = tuple(w for w in words if w in WEAK_WORDS)
-    if not strong:
-        strong, weak = tuple(words), ()
-    return Variant(key, strong, weak, part) if strong else None
-
-
-def build_outcome_index(study: Study) -> OutcomeIndex:
-    outcomes = {o.key: o for o in study.outcomes}
-    names: dict[str, list[str]] = {}
-    variants: list[Variant] = []
-    aliases: dict[str, set[str]] = {}
-    codes: dict[str, set[str]] = {}
-    for outcome in study.outcomes:
-        outer = re.sub(r"\([^()]*\)", " ", outcome.name)
-        words = content_words(outer if outer.strip() else outcome.name)
-        names[outcome.key] = words
-        whole = _variant(outcome.key, words, False)
-        if whole is not None:
-            variants.append(whole)
-        parts = [p for p in _PARTS.split(outer) if p.strip()]
-        if len(parts) > 1:
-            for text in parts:
-                part = _variant(outcome.key, content_words(text), True)
-                if part is not None and part.strong != (whole.strong if whole else ()):
-                    variants.append(part)
-        for alias in bracketed(outcome.name):
-            if " " in alias:  # "(VO2 peak)": a short name of its own
-                variant = _variant(outcome.key, normalize_phrase(alias), True)
-                if variant is not None:
-                    variants.append(variant)
-            else:
-                aliases.setdefault(alias_key(alias), set()).add(outcome.key)
-            # "community ... program (COTiD program) referrals": the abbreviation with the
-            # words after it names the outcome too ("COTiD referrals")
-            rest = outcome.name.split(alias, 1)[1].lstrip(")] ")
-            if rest and not rest.startswith("("):
-                variant = _variant(outcome.key, normalize_phrase(alias) + content_words(rest),
-                                   False)
-                if variant is not None and len(variant.strong) > 1:
-                    variants.append(variant)
-        initials = acronym(outer)
-        if len(initials) >= 3 and len(words) >= 3 and initials not in RESERVED:
-            codes.setdefault(initials, set()).add(outcome.key)
-        for word in re.findall(r"[^\W\d_][\w\-]*", outer):
-            if code_like(word):
-                codes.setdefault(alias_key(word), set()).add(outcome.key)
-    # a code-like word of one name only ("ASAS40") names that outcome by itself
-    for code, keys in codes.items():
-        if len(keys) == 1 and code not in RESERVED:
-            aliases.setdefault(code, set()).update(keys)
-    postings: dict[str, list[int]] = {}
-    weak: set[str] = set()
-    for number, variant in enumerate(variants):
-        for word in variant.strong:
-            postings.setdefault(word, []).append(number)
-        weak |= set(variant.weak)
-    index = OutcomeIndex(outcomes, names, variants, aliases, postings, frozenset(weak))
-    for number, variant in enumerate(variants):
-        rarest = min(variant.strong, key=lambda w: len(postings[w]))
-        index.rarest.setdefault(rarest, []).append(number)
-    for word in set(postings) | weak:
-        index._by_prefix.setdefault(word[:5], set()).add(word)
-    return index
 
 
 def _segments(tokens: Sequence[Token], lo: int, hi: int) -> list[tuple[int, int]]:
@@ -242,10 +104,14 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
                 matched, last = _tightest(variant, at, positions, i, hi, matched, last)
                 # a part of a name counts a little less than the whole name
                 out.append((len(matched) + (0.25 if variant.part else 0.5), [outcome], matched))
-            elif 2 * strong >= len(variant.strong) and strong and not variant.part and \
-                    matched[-1] - matched[0] <= len(matched):
-                # a part of a name must stand together: "no ... intrahepatic
-                # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no diabetes"
+            elif 2 * strong >= len(variant.strong) and strong and not variant.part:
+                if matched[-1] - matched[0] > len(matched):
+                    # a part of a name must stand together: "no ... intrahepatic
+                    # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no
+                    # diabetes"; the words after the first may ("dementia ... with
+                    # hypertension plus hyperlipidaemia")
+                    i += 1
+                    continue
                 out.append((float(len(matched)), [outcome], matched))
             while i < len(positions) and positions[i] <= last:
                 i += 1
@@ -267,8 +133,10 @@ def _tightest(variant: Variant, at: dict[int, frozenset[str]], positions: list[i
 
 
 def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], text: str,
-                  tokens: Sequence[Token], sentences: Sequence[tuple[int, int]]) -> list[Mention]:
-    """Every outcome mention, sentence by sentence (``sentences`` are token ranges)."""
+                  tokens: Sequence[Token], sentences: Sequence[tuple[int, int]],
+                  clauses: Sequence[tuple[int, int]] = ()) -> list[Mention]:
+    """Every outcome mention, sentence by sentence (``sentences`` and ``clauses`` are token
+    ranges; a subgroup's base is read with the qualifiers of its clause)."""
     mentions: list[Mention] = []
     for lo, hi in sentences:
         candidates: list[_Candidate] = []
@@ -276,7 +144,10 @@ def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], 
             candidates += _segment_candidates(index, tokens, s_lo, s_hi)
         if index.aliases and hi > lo:
             candidates += _alias_candidates(index, text, tokens, lo, hi)
-        mentions += _resolve(index, facts, text, tokens, lo, hi, candidates)
+        found = _resolve(index, facts, text, tokens, lo, hi, candidates, clauses)
+        if index.qualifiers and found:
+            found += qualifier_mentions(index, text, tokens, lo, hi, found)
+        mentions += found
     return _summary_aliases(index, text, tokens, mentions)
 
 
@@ -327,7 +198,8 @@ def _summary_aliases(index: OutcomeIndex, text: str, tokens: Sequence[Token],
 
 
 def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: Sequence[Token],
-             lo: int, hi: int, candidates: list[_Candidate]) -> list[Mention]:
+             lo: int, hi: int, candidates: list[_Candidate],
+             clauses: Sequence[tuple[int, int]] = ()) -> list[Mention]:
     if not candidates:
         return []
     sentence_text = text[tokens[lo].start:tokens[hi - 1].end] if hi > lo else ""
@@ -337,6 +209,9 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     for strength, outcomes, positions in candidates:
         merged.setdefault((strength, tuple(positions)), []).extend(outcomes)
     ordered = sorted(merged.items(), key=lambda kv: (-kv[0][0], kv[0][1][0]))
+    # where each name's stretch ends: the next name of the sentence
+    bounds = sorted({(key[1][0], key[1][-1]) for key, _ in merged.items()})
+    phrases: list[tuple[int, float, str]] | None = None
     consumed: set[int] = set()
     out: list[Mention] = []
     for (strength, positions_key), outcomes in ordered:
@@ -354,13 +229,24 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                 chosen = by_numbers(rivals, facts, written)
                 if len(chosen) != 1:
                     continue
+        if index.qualifiers and any(o.key in index.qualifiers or index.bases.get(o.key) in
+                                    index.stratum_bases for o in chosen):
+            picked = subgroups(index, chosen, tokens, positions, clauses, lo, hi)
+            if not picked:
+                continue
+            # a subgroup told by its clause, not by the name itself: no strict binding
+            full = full and [o.key for o in picked] == [o.key for o in chosen]
+            chosen = picked
         if len(chosen) > 1 and len({tuple(names[o.key]) for o in chosen}) == 1:
-            placed = place_by_timepoint(chosen, text, tokens, lo, hi)
-            if placed:
+            if phrases is None:
+                phrases = timepoint_phrases(text, tokens, lo, hi)
+            spots, at_name = placed(chosen, phrases, positions, bounds, tokens, lo, hi)
+            if spots:
                 consumed |= set(positions)
-                for outcome, pos in placed:
-                    tok = tokens[pos]
-                    out.append(Mention(outcome, (pos,), Span(tok.start, tok.end, tok.text), full))
+                for outcome, pos in spots:
+                    at = tuple(positions) if at_name else (pos,)
+                    start, end = tokens[at[0]].start, tokens[at[-1]].end
+                    out.append(Mention(outcome, at, Span(start, end, text[start:end]), full))
                 continue
         if len(chosen) > 1:
             chosen = (by_timepoint(chosen, written) or by_numbers(chosen, facts, written)

@@ -77,6 +77,10 @@ def _outside_parentheses(tokens: Sequence[Token], lo: int, refs: Sequence[GroupR
 
 def _side_of(refs: Sequence[GroupRef], cue: Cue) -> Side | None:
     bearers = [r for r in refs if not r.comparison and not r.between]
+    if any(r.via != "shared" for r in bearers):
+        # "vapocoolant spray at the time of injections": a word both groups share does not
+        # name the other side when a group is named by its own words
+        bearers = [r for r in bearers if r.via != "shared"]
     known = {r.group for r in bearers if r.group != "unknown"}
     compared = {r.group for r in refs if r.comparison and r.group != "unknown"}
     if len(known) == 1:
@@ -104,14 +108,21 @@ def _side_of(refs: Sequence[GroupRef], cue: Cue) -> Side | None:
 
 
 def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo: int, hi: int,
-                topic: str | None, design: str) -> Side:
+                topic: str | None, design: str, between: tuple[int, int] | None = None) -> Side:
     """The group a direction cue is about: named in its stretch, its clause, the clauses
-    before (the group last named as a subject), or by convention the intervention."""
+    before (the group last named as a subject), or by convention the intervention.
+    ``between`` is where the cues before and after this one stand in the clause: "X improved
+    in the A group and worsened in the B group" gives each cue the group it alone reaches."""
     if design == "case_series":
         return Side("intervention", False)
     refs = _outside_parentheses(tokens, lo, refs)
     seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
     stretch = [r for r in refs if seg_lo <= r.position < seg_hi]
+    if between is not None and len({r.group for r in stretch if not r.comparison}) > 1:
+        own = [r for r in stretch if between[0] < r.position < between[1] and r.via != "shared"]
+        side = _side_of(own, cue) if own else None
+        if side is not None and side.group in ("intervention", "control"):
+            return side
     if tokens[seg_lo].text.lower() in RELATIVE and not [r for r in stretch if not r.comparison]:
         # "..., which still had higher X": the relative pronoun is the group named just before
         antecedent = [r for r in refs if max(r.end, r.position) < seg_lo

@@ -78,6 +78,7 @@ _SYNONYMS: dict[str, str] = {
     "anaemia": "anemia", "glycated": "hba1c", "hemoglobin": "hba1c", "a1c": "hba1c",
     "thromboembol": "thromboembolism", "venou": "venous", "blocker": "blocker",
     "inhibitor": "inhibitor", "visit": "visit", "encount": "visit", "flare": "flare",
+    "alone": "only", "solely": "only", "annual": "year", "annually": "year", "yearly": "year",
 }
 _SUFFIXES = ("ically", "ations", "ation", "ities", "ally", "ness", "ity", "ing", "ies", "ied",
              "ers", "ed", "es", "er", "s", "ly", "al", "e")
@@ -208,8 +209,10 @@ _SENT_END_RE = re.compile(r"(?<!\bvs)(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox
                           r"|\n{2,}")
 # A line break inside a sentence ("... showed a significant decrease\nin pain ...") is a
 # wrapped line, not a sentence end; a table row or a new capitalised line is.
+# "A, but not B, reduced X" is one claim about A; "where as" is a misspelt "whereas"
 _CLAUSE_SPLIT_RE = re.compile(
-    r";|,?\s+(?:whereas|while|but|although|though|however|yet)\b|:\s", re.IGNORECASE)
+    r";|,?\s+(?:whereas|where\s+as|while|but(?!\s+not\s+[^,;.]{1,40},)|although|though|"
+    r"however|yet)\b|:\s", re.IGNORECASE)
 
 
 def sentences(text: str) -> list[Span]:

@@ -9,8 +9,8 @@ import json
 import re
 from collections.abc import Callable
 
+from pytest_rwe import summarize
 from pytest_rwe.study import Outcome, Study
-from pytest_rwe.summarizer import summarize
 
 CRITERIA = ("direction_of_effect", "numbers_accurate", "completeness")
 FLIP = {"higher": "lower", "lower": "higher", "increase": "decrease", "decrease": "increase"}

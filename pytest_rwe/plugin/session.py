@@ -1,4 +1,5 @@
-"""Per-process state of a pytest-rwe session, kept in ``config.stash``."""
+"""Per-process state of a pytest-rwe session, kept in ``config.stash``: settings, studies,
+the engine and the jury rules (``--rwe-quorum``, ``--rwe-exclude-self``, ``--rwe-repeat-rule``)."""
 
 from __future__ import annotations
 
@@ -8,21 +9,21 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.options import read_settings
+from pytest_rwe.jury_rules import JuryRules, build_jury_rules
+from pytest_rwe.plugin.options import read_settings
 from pytest_rwe.prompts import PromptSet, load_prompts
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.providers.registry import model_problems
 from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.redact import display_name, redact
-from pytest_rwe.settings import RweSettings
+from pytest_rwe.settings import RweSettings, SettingsError
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.store.budget import StoreBudget
 from pytest_rwe.store.leader import Role, RunLeader, worker_role
@@ -203,6 +204,7 @@ def _run_id(config: pytest.Config) -> str:
 
 RUN_ID_KEY = pytest.StashKey[str]()
 SESSION_KEY = pytest.StashKey[RweSession]()
+RULES_KEY = pytest.StashKey[JuryRules]()
 
 
 def get_session(config: pytest.Config) -> RweSession:
@@ -214,9 +216,31 @@ def get_session(config: pytest.Config) -> RweSession:
     return session
 
 
-def relative(path: Path, root: Path) -> str:
-    """``path`` relative to ``root`` when it lies below it, for readable messages."""
+def jury_rules_given(config: pytest.Config) -> bool:
+    """Whether this run names models, jurors or jury rules itself (then they are checked
+    in ``pytest_configure``, before xdist starts workers)."""
+    return bool(config.getoption("--rwe-model") or config.getoption("--rwe-jury")
+                or config.getoption("--rwe-quorum") or config.getoption("--rwe-exclude-self")
+                or config.getoption("--rwe-repeat-rule") or config.getini("rwe_quorum")
+                or config.getini("rwe_exclude_self")
+                or str(config.getini("rwe_repeat_rule") or "all") != "all")
+
+
+def jury_rules(config: pytest.Config) -> JuryRules:
+    """The session's :class:`JuryRules`; a bad value is a usage error that names the fix."""
+    rules = config.stash.get(RULES_KEY, None)
+    if rules is not None:
+        return rules
+    settings = get_session(config).settings
+    exclude = config.getoption("--rwe-exclude-self")
     try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
+        rules = build_jury_rules(
+            quorum=config.getoption("--rwe-quorum") or str(config.getini("rwe_quorum") or ""),
+            exclude_self=bool(config.getini("rwe_exclude_self") if exclude is None else exclude),
+            repeat_rule=(config.getoption("--rwe-repeat-rule")
+                         or str(config.getini("rwe_repeat_rule") or "all")),
+            models=settings.models, jury=settings.jury)
+    except SettingsError as exc:
+        raise pytest.UsageError(redact(str(exc))) from None
+    config.stash[RULES_KEY] = rules
+    return rules

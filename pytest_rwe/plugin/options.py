@@ -1,4 +1,4 @@
-"""Command-line options and ini keys of the plugin, read into :class:`RweSettings`."""
+"""Command-line options and ini keys of the plugin, and the readers of the settings."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_rwe.jury_rules import REPEAT_RULES
 from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,
     DEFAULT_DEADLINE_S,
@@ -19,7 +20,15 @@ from pytest_rwe.settings import (
 
 
 def add_options(parser: pytest.Parser) -> None:
-    """Register ``--rwe-*`` options and ``rwe_*`` ini keys."""
+    """Register every ``--rwe-*`` option and ``rwe_*`` ini key (in ``--help`` order)."""
+    _add_run_options(parser)
+    add_baseline_options(parser)  # --rwe-baseline, --rwe-max-drop
+    add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
+    add_report_options(parser)  # --rwe-bt-time-weight
+
+
+def _add_run_options(parser: pytest.Parser) -> None:
+    """The models, studies, store, limits and rubric options."""
     group = parser.getgroup("rwe", "pytest-rwe: LLM summaries of real-world-evidence studies")
     group.addoption("--rwe-model", action="append", default=[], metavar="MODEL",
                     help="model under test, provider/model or a bare vendor name; repeatable. "
@@ -101,6 +110,61 @@ def add_options(parser: pytest.Parser) -> None:
                   default="")
 
 
+def add_baseline_options(parser: pytest.Parser) -> None:
+    """Register ``--rwe-baseline`` and ``--rwe-max-drop`` with their ini keys."""
+    group = parser.getgroup("rwe")
+    group.addoption("--rwe-baseline", metavar="FILE",
+                    help="compare this run per model and criterion with a saved report.json "
+                         "(paired bootstrap over shared studies; ini rwe_baseline)")
+    group.addoption("--rwe-max-drop", metavar="CRITERION=DROP,...",
+                    help="baseline gate: exit non-zero when a criterion's difference from the "
+                         "baseline lies entirely below -DROP, e.g. direction_of_effect=0.05 "
+                         "(ini rwe_max_drop)")
+    parser.addini("rwe_baseline", "saved report.json to compare with, relative to the rootdir",
+                  default="")
+    parser.addini("rwe_max_drop", "baseline gate, e.g. direction_of_effect=0.05", default="")
+
+
+def add_jury_options(parser: pytest.Parser) -> None:
+    """Register the quorum, self-judging and repeat-rule options and ini keys."""
+    group = parser.getgroup("rwe")
+    group.addoption("--rwe-quorum", metavar="N",
+                    help="jurors that must answer for a criterion verdict; fewer fails the test, "
+                         "naming who was missing and why (default: ini rwe_quorum, else a "
+                         "majority of the jurors judging the pair)")
+    group.addoption("--rwe-exclude-self", action="store_true", default=None,
+                    help="drop a juror of the same vendor family as the model under test from "
+                         "that model's pairs (ini rwe_exclude_self); without it such a juror "
+                         "is only flagged")
+    group.addoption("--rwe-repeat-rule", choices=REPEAT_RULES, metavar="RULE",
+                    help="with --rwe-repeat N, what a criterion test asserts: all (every repeat "
+                         "passes), majority (more than half pass) or mean (the mean over repeats "
+                         "reaches the threshold) (default: ini rwe_repeat_rule, all)")
+    parser.addini("rwe_quorum", "jurors that must answer for a criterion verdict", default="")
+    parser.addini("rwe_exclude_self", "drop jurors of the model's own vendor family",
+                  type="bool", default=False)
+    parser.addini("rwe_repeat_rule", "all, majority or mean", default="all")
+
+
+def add_report_options(parser: pytest.Parser) -> None:
+    """Register the report options that live beside the rubric's (``--rwe-bt-time-weight``)."""
+    group = parser.getgroup("rwe")
+    group.addoption("--rwe-bt-time-weight", metavar="W",
+                    help="Bradley-Terry: weight of being faster (by more than 10%% of the slower "
+                         "time) in a per-study comparison; default 0: quality criteria only "
+                         "(ini rwe_bt_time_weight)")
+    parser.addini("rwe_bt_time_weight", "Bradley-Terry time weight (default 0: quality only)",
+                  default="")
+
+
+def option_text(config: pytest.Config, option: str, ini: str) -> str | None:
+    """The option's value, else the ini key's, else None (both given as text)."""
+    value = config.getoption(option)
+    if value:
+        return str(value)
+    return str(config.getini(ini) or "") or None
+
+
 def _path(config: pytest.Config, option: str, ini: str) -> Path | None:
     """An option path is relative to the invocation folder, an ini path to the rootdir."""
     value = config.getoption(option)
@@ -159,3 +223,11 @@ def read_settings(config: pytest.Config) -> RweSettings:
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def relative(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` when it lies below it, for readable messages."""
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)

@@ -5,35 +5,31 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import time
 from typing import Any
 
 import pytest
 
-from pytest_rwe import drift_plugin, hookspecs, report_plugin
-from pytest_rwe.fixtures import (  # noqa: F401 - fixtures are found by name on this module
-    PROGRESS_PROPERTY,
-    RECORD_PROPERTY,
-    rwe_case,
-    rwe_engine,
-    rwe_evaluation,
-    rwe_judge_settings,
-    rwe_jury,
-    rwe_model,
-    rwe_study,
-    rwe_study_load,
-    rwe_summarize_settings,
-    rwe_summary,
-    rwe_thresholds,
-    rwe_verdict,
+from pytest_rwe.plugin import hookspecs
+from pytest_rwe.plugin.records import PROGRESS_PROPERTY, RECORD_PROPERTY, record_key
+from pytest_rwe.plugin.session import (
+    RUN_ID_KEY,
+    SESSION_KEY,
+    RweCase,
+    get_session,
+    jury_rules,
+    jury_rules_given,
 )
-from pytest_rwe.jury_options import add_jury_options, jury_rules, jury_rules_given
-from pytest_rwe.records import record_key
+from pytest_rwe.plugin.studies import (
+    NoStudy,
+    check_studies,
+    no_study_problem,
+    placeholder_problem,
+)
 from pytest_rwe.redact import remember_url_secrets
 from pytest_rwe.report.progress import Progress
-from pytest_rwe.session import RUN_ID_KEY, SESSION_KEY, RweCase, get_session
 from pytest_rwe.store.leader import RunLeader
-from pytest_rwe.study_check import NoStudy, check_studies, no_study_problem, placeholder_problem
 
 PROGRESS_OUTPUT = "rwe_progress"  # a worker's last counters, in xdist's workeroutput
 
@@ -74,22 +70,25 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    from pytest_rwe.options import add_options
+    from pytest_rwe.plugin.options import add_options
 
     add_options(parser)
-    drift_plugin.add_options(parser)  # --rwe-baseline, --rwe-max-drop
-    add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
-    report_plugin.add_options(parser)  # --rwe-bt-time-weight
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from pytest_rwe.drift.extension import DriftSnapshotExtension
+    from pytest_rwe.plugin import baseline, fixtures, report
+
     # a model@URL may carry a password: redact it wherever it shows up, even on its own
     remember_url_secrets(_configured_names(config))
+    # the rwe_* fixtures, where tests run (xdist workers included)
+    config.pluginmanager.register(fixtures, "rwe-fixtures")
+    DriftSnapshotExtension.live = None  # per session (pytester runs sessions in one process)
     if not hasattr(config, "workerinput"):
         config.stash[RUN_ID_KEY] = f"{os.getpid()}-{time.time():.3f}"
         # only the controller (or a plain run) aggregates, prints and writes
         config.pluginmanager.register(RecordCollector(config), "rwe-records")
-        report_plugin.register(config)  # the session report: terminal, files, --rwe-min gate
+        report.register(config)  # the session report: terminal, files, --rwe-min gate
         # Options and ini keys are read (and a bad value stops the run, naming the option)
         # now, before xdist starts workers: a usage error raised in a worker would crash it.
         rwe = get_session(config)
@@ -108,7 +107,18 @@ def pytest_configure(config: pytest.Config) -> None:
         get_session(config).preload_sdks()
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "rwe-xdist")
-    drift_plugin.register(config)  # rwe_snapshot fixtures everywhere; baseline gate on controller
+    if not hasattr(config, "workerinput"):
+        # after the report plugin, as before: its sessionfinish runs last (trylast)
+        config.pluginmanager.register(baseline.read_gate(config), "rwe-baseline-gate")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object,
+                              right: object) -> list[str] | None:
+    """``assert profile == rwe_snapshot`` explains the drift instead of dumping two objects."""
+    # never imported here: without the module, no RweSnapshot exists to explain
+    snapshot = sys.modules.get("pytest_rwe.plugin.snapshot")
+    return None if snapshot is None else snapshot.assertrepr(op, left, right)
 
 
 def _configured_names(config: pytest.Config) -> list[str]:
@@ -146,7 +156,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     problem = no_study_problem(metafunc.config)
     if problem:
-        # not an empty parameter set (pytest would skip it and exit 0): see study_check
+        # not an empty parameter set (pytest would skip it and exit 0): see plugin/studies.py
         metafunc.parametrize(name, [NoStudy(problem)], ids=[NoStudy.id], indirect=True)
     elif name == "rwe_case":
         # a test of the models under test: one per (model, study, repeat)

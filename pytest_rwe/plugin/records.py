@@ -7,12 +7,15 @@ travel as JSON text, and are aggregated by the controller identically with or wi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pytest_rwe.engine import Evaluation
-from pytest_rwe.verdict import Criterion
+if TYPE_CHECKING:
+    from pytest_rwe.engine import Evaluation
+    from pytest_rwe.verdict import Criterion
 
 RECORD_VERSION = 1
+RECORD_PROPERTY = "rwe"  # user_properties name of a test's record (JSON text)
+PROGRESS_PROPERTY = "rwe_progress"  # ... of the process's counters after the test (JSON text)
 
 
 def evaluation_record(

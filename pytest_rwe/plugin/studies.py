@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from pytest_rwe.plugin.session import get_session
 from pytest_rwe.redact import redact
-from pytest_rwe.session import get_session
 
 NO_STUDY_PROPERTY = "rwe_no_study"
 

@@ -1,6 +1,6 @@
 """The session report's pytest glue: collect records, score, print, write, gate.
 
-Registered by ``plugin.py`` on the controller (or a plain run) only, so with xdist the
+Registered by :mod:`pytest_rwe.plugin` on the controller (or a plain run) only, so with xdist the
 workers never print or write; the records reach it through the ``pytest_rwe_record`` hook,
 once per (model, study, repeat), identically with and without xdist.
 """
@@ -16,34 +16,16 @@ import pytest
 
 from pytest_rwe import escape
 from pytest_rwe.engine import Engine
-from pytest_rwe.jury_options import jury_rules
+from pytest_rwe.plugin.options import option_text
+from pytest_rwe.plugin.session import get_session, jury_rules
+from pytest_rwe.plugin.studies import NO_STUDY_PROPERTY, no_study_problem
 from pytest_rwe.redact import display_name
 from pytest_rwe.report import build_report, build_report_settings, write_report
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.progress import Progress
 from pytest_rwe.report.report_json import git_commit
 from pytest_rwe.report.terminal import Line, render_gate, render_summary
-from pytest_rwe.session import get_session
 from pytest_rwe.settings import SettingsError
-from pytest_rwe.study_check import NO_STUDY_PROPERTY, no_study_problem
-
-
-def _text(config: pytest.Config, option: str, ini: str) -> str | None:
-    value = config.getoption(option)
-    if value:
-        return str(value)
-    return str(config.getini(ini) or "") or None
-
-
-def add_options(parser: pytest.Parser) -> None:
-    """Register the report options that live beside the rubric's (``--rwe-bt-time-weight``)."""
-    group = parser.getgroup("rwe")
-    group.addoption("--rwe-bt-time-weight", metavar="W",
-                    help="Bradley-Terry: weight of being faster (by more than 10%% of the slower "
-                         "time) in a per-study comparison; default 0: quality criteria only "
-                         "(ini rwe_bt_time_weight)")
-    parser.addini("rwe_bt_time_weight", "Bradley-Terry time weight (default 0: quality only)",
-                  default="")
 
 
 def read_report_settings(config: pytest.Config) -> ReportSettings:
@@ -55,11 +37,11 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
         directory = config.rootpath / str(config.getini("rwe_report"))
     try:
         return build_report_settings(
-            weights=_text(config, "--rwe-weights", "rwe_weights"),
-            normalize_max=_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
-            minimums=_text(config, "--rwe-min", "rwe_min"),
+            weights=option_text(config, "--rwe-weights", "rwe_weights"),
+            normalize_max=option_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
+            minimums=option_text(config, "--rwe-min", "rwe_min"),
             directory=directory.resolve() if directory is not None else None,
-            bt_time_weight=_text(config, "--rwe-bt-time-weight", "rwe_bt_time_weight"),
+            bt_time_weight=option_text(config, "--rwe-bt-time-weight", "rwe_bt_time_weight"),
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -90,7 +72,7 @@ class ReportPlugin:
     def _gated(self) -> bool:
         """Whether a gate (--rwe-min, --rwe-max-drop) must judge this run, records or not."""
         return bool(self.settings.minimums) or bool(
-            _text(self.config, "--rwe-max-drop", "rwe_max_drop"))
+            option_text(self.config, "--rwe-max-drop", "rwe_max_drop"))
 
     # first: under xdist, the workers exit while the report is computed, rather than before
     @pytest.hookimpl(tryfirst=True)
@@ -180,7 +162,7 @@ def _write(reporter: pytest.TerminalReporter, line: Line) -> None:
 
 class _NoStudyExit:
     """Ends an xdist run whose workers found no study with exit status 4, the usage error a
-    plain run raises at collection (see study_check)."""
+    plain run raises at collection (see plugin/studies.py)."""
 
     def __init__(self, plugin: ReportPlugin) -> None:
         self.plugin = plugin

@@ -1,0 +1,81 @@
+"""What the rules juror reads in a summary: its claims, and the summary read once."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.text import Span, Token
+from pytest_rwe.rules.truth import Fact
+from pytest_rwe.study import Outcome
+
+__all__ = ["Analysis", "Claim"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one clause says about one outcome, read from the intervention group's side.
+
+    ``outcome`` is None for a claim that names no outcome of the study (ungrounded).
+    ``direction`` is "higher", "lower", "null" (no difference), or None (a difference without
+    a side, "better", or only a p-value). ``grounded`` is False when the outcome or, for a
+    direction, the group side could not be established; such a claim is never judged.
+    """
+
+    outcome: Outcome | None
+    mention: Mention | None
+    clause: Span
+    direction: str | None
+    cue: Span | None
+    significant: bool | None  # True: called significant; False: called not significant
+    flipped: bool  # the comparator bears the stated direction
+    baseline: bool  # the clause describes baseline characteristics
+    hedged: bool = False  # a direction stated without asserting it ("tended to be lower")
+    grounded: bool = True
+    reason: str = ""  # why the claim is not grounded
+    valence: bool = False  # "better", "improved": a difference whose side is not stated
+    generic: bool = False  # an ungrounded claim about nothing named ("the difference was ...")
+
+
+@dataclass
+class Analysis:
+    """A summary read once: tokens, sentence and clause token ranges, mentions and claims."""
+
+    text: str
+    tokens: list[Token]
+    sentences: list[tuple[int, int]]
+    clauses: list[tuple[int, int, Span]]
+    mentions: list[Mention]
+    groups: list[GroupRef]
+    claims: list[Claim]
+    facts: Mapping[str, Fact] = field(default_factory=dict)
+    token_starts: list[int] = field(default_factory=list)
+    _sentence_starts: list[int] = field(default_factory=list)
+    _clause_starts: list[int] = field(default_factory=list)
+
+    def sentence_of(self, char: int) -> tuple[int, int]:
+        """The token range of the sentence holding character ``char``."""
+        i = bisect.bisect_right(self._sentence_starts, char) - 1
+        for lo, hi in self.sentences[max(0, i):i + 2]:
+            if lo < hi and self.tokens[lo].start <= char <= self.tokens[hi - 1].end:
+                return lo, hi
+        return 0, 0
+
+    def clause_of(self, char: int) -> tuple[int, int, Span] | None:
+        i = bisect.bisect_right(self._clause_starts, char) - 1
+        if 0 <= i < len(self.clauses) and self.clauses[i][2].start <= char < \
+                self.clauses[i][2].end:
+            return self.clauses[i]
+        return None
+
+    @property
+    def grounded(self) -> list[Claim]:
+        return [c for c in self.claims if c.grounded and c.outcome is not None]
+
+    def coverage(self) -> tuple[int, int]:
+        """(grounded claims, all claims), baseline statements left out."""
+        claims = [c for c in self.claims if not c.baseline]
+        return sum(1 for c in claims if c.grounded and c.outcome is not None), len(claims)

@@ -1,0 +1,186 @@
+"""completeness: every outcome with p <= 0.05 reported as a difference or a higher/lower risk.
+
+An outcome counts as reported when a claim about it states a difference: a direction, a
+difference without a side, significance, or its own result (an estimate, a share, a p-value)
+written beside its name. A name alone ("mortality was also examined", "cognitive decline
+was analysed as a component") does not report it, and neither does "no significant
+difference". An outcome is called missing only when no claim the juror could not tie to an
+outcome could be about it (a claim whose clause shares a word of the outcome's name), so a
+sentence the juror cannot read makes it abstain rather than accuse.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytest_rwe.rules.claims import Analysis, Claim
+from pytest_rwe.rules.name_index import OutcomeIndex
+from pytest_rwe.rules.text import Span, numbers_in
+from pytest_rwe.study import Study
+
+# a number followed by a unit of time is when an outcome was measured, and one followed by
+# people ("583 patients") how many were studied: neither is an outcome's result
+_TIME_AFTER = re.compile(r"[\s-]*(?:days?|weeks?|months?|years?|yrs?|mo|hours?|h|minutes?|"
+                         r"min|(?:\w+[\s-]+)?(?:patients|participants|people|persons|adults|"
+                         r"children|women|men|subjects|individuals|users|respondents|cases))\b",
+                         re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A significant outcome the summary does not report, and how it treats it."""
+
+    span: Span
+    key: str
+    said: str  # "not mentioned", "as not significant", "as no difference", "only named"
+
+
+def status(claim: Claim, text: str, sentence: Span, cued: bool) -> str:
+    """How a claim reports its outcome: difference, null, nonsig, bare (a sentence that
+    holds a result or a claim the juror may not have tied to it) or named (a sentence with
+    the name and nothing of a result: "mortality was also examined")."""
+    if claim.direction == "null":
+        return "null"
+    if claim.direction in ("higher", "lower"):
+        # "a higher risk, though not significant" still mentions it as a higher risk
+        return "difference"
+    if claim.significant is False:
+        return "nonsig"
+    if claim.significant is True or claim.cue is not None:
+        return "difference"
+    if claim.mention is None or cued or _result_written(text, sentence):
+        return "bare"
+    return "named"
+
+
+def _result_written(text: str, sentence: Span) -> bool:
+    """The sentence writes a number that is not a time point ("at 12 months")."""
+    for number in numbers_in(sentence.quote):
+        end = sentence.start + number.span.end
+        if _TIME_AFTER.match(text[end:end + 24]) or (
+                number.value.is_integer() and 1900 <= number.value <= 2100) or re.search(
+                r"\bn\s*=\s*$", text[max(0, end - len(number.span.quote) - 6):
+                                    end - len(number.span.quote)]):
+            continue
+        return True
+    return False
+
+
+def tabular(text: str) -> bool:
+    """A table fragment ("X | 24.6 | 27.1 | 0.04"): rows the juror cannot read as prose."""
+    return "|" in text or text.count("\n") >= 2
+
+
+def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:
+    """Each sentence's span, and whether a claim cue stands in it."""
+    cues = sorted(c.cue.start for c in analysis.claims if c.cue is not None)
+    out = []
+    for lo, hi in analysis.sentences:
+        if hi <= lo:
+            continue
+        start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
+        at = bisect.bisect_left(cues, start)
+        out.append((Span(start, end, analysis.text[start:end]),
+                    at < len(cues) and cues[at] <= end))
+    return out
+
+
+def _loose_difference_near(analysis: Analysis, claim: Claim) -> bool:
+    """A claim about nothing named, in the same sentence or the next ("All three were
+    significantly lower"), that may report the names listed before it."""
+    if claim.mention is None:
+        return False
+    ranges = [r for r in analysis.sentences if r[1] > r[0]]
+    at = next((i for i, (lo, hi) in enumerate(ranges)
+               if analysis.tokens[lo].start <= claim.mention.span.start
+               <= analysis.tokens[hi - 1].end), None)
+    if at is None:
+        return False
+    first = analysis.tokens[ranges[at][0]].start
+    last = analysis.tokens[ranges[min(at + 1, len(ranges) - 1)][1] - 1].end
+    return any(c.outcome is None and c.generic and not c.baseline and c.direction != "null"
+               and c.significant is not False and c.cue is not None
+               and first <= c.cue.start <= last for c in analysis.claims)
+
+
+def _could_be_about(analysis: Analysis, index: OutcomeIndex, claim: Claim, key: str) -> bool:
+    """A claim naming no outcome could be about this one: its clause holds a word of the
+    outcome's name (or one of its abbreviations)."""
+    words = set(index.names.get(key, ()))
+    aliases = {a for a, keys in index.aliases.items() if key in keys}
+    lo = bisect.bisect_left(analysis.token_starts, claim.clause.start)
+    hi = bisect.bisect_left(analysis.token_starts, claim.clause.end)
+    for token in analysis.tokens[lo:hi]:
+        if token.text.lower().replace("-", "") in aliases:
+            return True
+        if token.text.lower().startswith(_CLAIM_WORDS):
+            continue  # "not significantly associated" is not about "clinically significant X"
+        if index.words_matching(token.norm) & words:
+            return True
+    return False
+
+
+_CLAIM_WORDS = ("significan", "statistical", "clinical", "higher", "lower", "increas",
+                "decreas", "reduc")
+
+
+def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
+                 must_report: Callable[[str], bool]) -> list[Missing]:
+    """The significant outcomes the summary does not report as differences."""
+    named = {o.key: o for o in study.outcomes}
+    loose = [c for c in analysis.claims if c.outcome is None and not c.baseline]
+    # With one outcome, a claim about nothing named ("there was no significant difference
+    # between the groups") can only be about that outcome.
+    sole = len(named) == 1
+    table = tabular(analysis.text)
+    sentences = _sentences(analysis)
+    starts = [span.start for span, _ in sentences]
+    by_outcome: dict[str, list[Claim]] = {}
+    for claim in analysis.claims:
+        if claim.outcome is not None and not claim.baseline:
+            by_outcome.setdefault(claim.outcome.key, []).append(claim)
+    missing: list[Missing] = []
+    for key in named:
+        if not must_report(key):
+            continue
+        claims = by_outcome.get(key, [])
+        if not claims and sole:
+            claims = [c for c in loose if c.generic]
+        statuses = set()
+        for claim in claims:
+            where = claim.mention.span.start if claim.mention else claim.clause.end - 1
+            at = max(0, bisect.bisect_right(starts, where) - 1)
+            sentence, cued = sentences[at] if sentences else (claim.clause, True)
+            said = status(claim, analysis.text, sentence, cued)
+            if said == "named" and _loose_difference_near(analysis, claim):
+                said = "bare"
+            statuses.add(said)
+        if statuses & {"difference", "bare"}:
+            continue
+        unsure = table or any(sole or (not c.generic and _could_be_about(
+            analysis, index, c, key)) for c in loose)
+        if claims:
+            if statuses == {"named"} and unsure:
+                continue
+            first = claims[0]
+            span = first.mention.span if first.mention else (first.cue or Span(0, 0, ""))
+            said = ("only named" if statuses == {"named"} else "as not significant"
+                    if "nonsig" in statuses and "null" not in statuses else "as no difference")
+            missing.append(Missing(span, key, said))
+        elif not unsure:
+            missing.append(Missing(Span(0, 0, ""), key, "not mentioned"))
+    return missing
+
+
+def describe(name: str, shown: str, p_text: str, said: str) -> str:
+    """The finding's message."""
+    if said == "not mentioned":
+        return f"{name} ({shown}) has p <= 0.05 and is not mentioned"
+    if said == "only named":
+        return (f"{name} has p = {p_text} but is only named, not reported as a difference "
+                "or a higher/lower risk")
+    return f"{name} has p = {p_text} but is described {said}"
+

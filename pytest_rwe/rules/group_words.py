@@ -1,0 +1,179 @@
+"""The words that name each group of a study: its description's own words, the words both
+groups share, the abbreviations and initials it gives, its labels ("Group H"), and the words
+its control negates ("no intervention")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.abbreviations import acronym
+from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, normalize_phrase, same_word, stem
+from pytest_rwe.study import Study
+
+Group = Literal["intervention", "control", "unknown"]
+_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
+GROUP_GENERIC = frozenset(stem(w) for w in (
+    ["patients", "participants", "subjects", "adults", "people", "individuals", "users", "use",
+     "therapy", "treatment", "drug", "drugs", "medication", "group", "only", "alone", "same",
+     "separate", "start", "starting", "initiation", "new", "monotherapy", "during", "baseline",
+     "before", "after", "continue", "continued", "continuing", "continuous", "daily", "dose",
+     "doses", "mg", "kg", "ml", "received", "receiving", "given", "standard", "usual", "care",
+     "plus", "combined", "combination", "oral", "intravenous", "administration", "day", "days",
+     "week", "weeks", "month", "months", "h", "min", "once", "twice", "regimen", "arm", "arms",
+     "groups", "cohort", "subjects", "participant", "patient", "persons", "person"]))
+GENERIC_NOUNS = frozenset(stem(w) for w in lexicon.GROUP_NOUNS)
+NON_USERS = frozenset(stem(w) for w in ["users", "user", "initiators", "exposed", "treated"])
+NEGATED_BEFORE = re.compile(r"\b(?:no|not|non|without|never)[\s-]*$", re.IGNORECASE)
+NEGATABLE = frozenset(stem(w) for w in [
+    "start", "starting", "initiation", "initiators", "initiating", "user", "users", "use",
+    "using", "treatment", "treated", "receive", "receiving", "exposed", "taking", "take"])
+_LABEL_IN_TEXT = re.compile(
+    r"\b(?:group|arm|cohort)\s+([A-Z]{1,2}|[0-9]{1,2}|I{1,3}V?|IV)\b(?![.,]\d)"
+    r"|\b([A-Z]{1,2}|[0-9]{1,2})\s+(?:group|arm)\b|^\s*([A-Z])\s*[-:\u2013]\s", re.IGNORECASE)
+
+
+def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
+    """Content words of a group description and of its parenthesized abbreviations."""
+    if not text:
+        return [], []
+    inner = " ".join(x for x in re.findall(r"\(([^)]*)\)", text)
+                     if re.fullmatch(r"[A-Z][A-Za-z0-9\-+/]{0,11}?[A-Z0-9]s?|[A-Z][a-z]+ \d{1,2}",
+                                     x.strip()))
+    outer = re.sub(r"\([^)]*\)", " ", text)
+    # A parenthesis that restates the group in three or more content words ("(self-monitoring
+    # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
+    for inside in re.findall(r"\(([^)]*)\)", text):
+        if len([w for w in normalize_phrase(inside) if w not in _STOP_STEMS]) >= 3:
+            outer += " " + inside
+    words = [w for w in normalize_phrase(outer) if w not in _STOP_STEMS or w in NEGATIONS]
+    abbrev = [w for w in normalize_phrase(inner) if w not in _STOP_STEMS]
+    initials = acronym(outer)
+    if len(initials) >= 3 and len(initials) <= 6:
+        abbrev.append(initials)
+    return words, abbrev
+
+
+def _capital_initials(text: str | None) -> str:
+    """The two initials of a two-word description ("multiple sclerosis" -> "ms"), which
+    name the group only when written in capitals ("people with MS")."""
+    initials = acronym(re.sub(r"\([^)]*\)", " ", text or ""))
+    return initials if len(initials) == 2 else ""
+
+
+def _negated_words(text: str | None) -> set[str]:
+    """Words a description negates ("no intervention", "without supplement"): they name the
+    control only when negated again in the summary; alone they name the other side."""
+    words = normalize_phrase(re.sub(r"\([^)]*\)", " ", text or ""))
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        if word in NEGATIONS:
+            out |= {w for w in words[i + 1:i + 3] if w not in _STOP_STEMS and w not in NEGATIONS}
+    return out
+
+
+def labels_of(text: str | None) -> set[str]:
+    """Group labels a description gives: "Group H (n = 20) ..." -> {"h"}."""
+    found: set[str] = set()
+    for match in _LABEL_IN_TEXT.finditer(text or ""):
+        label = next(g for g in match.groups() if g)
+        found.add(label.lower())
+    return found
+
+
+def verbatim_labels(study: Study, text: str, tokens: Sequence[Token]) -> dict[int, str]:
+    """Token labels from group descriptions written out verbatim, longest first."""
+    phrases: list[tuple[str, str]] = []
+    for group in ("intervention", "control"):
+        raw = (study.picot.get(group) or "").strip().rstrip(".")
+        for phrase in {raw, re.sub(r"\s*\([^)]*\)", "", raw).strip()}:
+            if len(phrase) >= 4:
+                phrases.append((phrase, group))
+    starts = [t.start for t in tokens]
+    labels: dict[int, str] = {}
+    for phrase, group in sorted(phrases, key=lambda p: -len(p[0])):
+        for match in re.finditer(r"(?<!\w)" + re.escape(phrase) + r"(?:[a-z]{1,2})?(?!\w)", text,
+                                 re.IGNORECASE):
+            inside = [i for i in _token_range(starts, match.start(), match.end())
+                      if i not in labels]
+            if len(inside) == len(_token_range(starts, match.start(), match.end())):
+                negated = NEGATED_BEFORE.search(text[max(0, match.start() - 12):match.start()])
+                label = "control" if group == "intervention" and negated else group
+                for i in inside:
+                    labels[i] = label
+    return labels
+
+
+def _token_range(starts: list[int], lo: int, hi: int) -> list[int]:
+    import bisect
+
+    return list(range(bisect.bisect_left(starts, lo), bisect.bisect_left(starts, hi)))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    i_only: list[str]
+    c_only: list[str]
+    shared: list[str]
+    control_negates: bool
+    labels: dict[str, str]
+    shared_side: Group = "intervention"
+    capitals: tuple[str, str] = ("", "")  # two-letter initials of (intervention, control)
+    negated: tuple[str, ...] = ()  # words the control's description negates
+    i_words: frozenset[str] = frozenset()  # every word of the intervention's description
+
+
+def vocabulary(study: Study) -> Vocabulary:
+    i_words, i_abbr = _alias_words(study.picot.get("intervention"))
+    c_words, c_abbr = _alias_words(study.picot.get("control"))
+    # a description made only of common words ("standard care") is named by them
+    i_all = [w for w in i_words + i_abbr if w not in GROUP_GENERIC] or [
+        w for w in i_words if w not in NEGATIONS]
+    c_all = [w for w in c_words + c_abbr if w not in GROUP_GENERIC] or [
+        w for w in c_words if w not in NEGATIONS]
+    control_negates = any(w in NEGATIONS for w in c_all)
+    i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
+    negated = _negated_words(study.picot.get("control"))
+    # a role word of the other side ("standard intervention" as the control, "placebo
+    # plus X" as the intervention) names that other side when it stands alone
+    c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)
+              and w not in negated and w not in _INTERVENTION_ROLE_STEMS]
+    i_only = [w for w in i_only if w not in _CONTROL_ROLE_STEMS]
+    # "HYBRID vs FTP" with "combined FTP and power training" vs "functional task practice
+    # (FTP)": a shared word that is the control's own abbreviation names the control
+    shared = [w for w in i_all if w not in i_only and w not in NEGATIONS
+              and not (w in c_abbr and w not in i_abbr)]
+    c_only += [w for w in i_all if w in c_abbr and w not in i_abbr and w not in c_only]
+    # "DH" vs "DH + TO": a word both share names the group whose name is only that word
+    shared_side: Group = "control" if not c_only and i_only and not control_negates \
+        else "intervention"
+    i_labels, c_labels = labels_of(study.picot.get("intervention")), labels_of(
+        study.picot.get("control"))
+    labels = {lab: "intervention" for lab in i_labels - c_labels}
+    labels.update({lab: "control" for lab in c_labels - i_labels})
+    capitals = (_capital_initials(study.picot.get("intervention")),
+                _capital_initials(study.picot.get("control")))
+    if capitals[0] == capitals[1]:
+        capitals = ("", "")
+    return Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side, capitals,
+                       tuple(sorted(negated)), frozenset(i_words + i_abbr))
+
+
+
+
+_INTERVENTION_ROLE_STEMS = frozenset(stem(w) for w in lexicon.INTERVENTION_ROLES)
+_CONTROL_ROLE_STEMS = frozenset(stem(w) for w in lexicon.CONTROL_ROLES)
+# role words in a description ("control", "placebo") name a group only as themselves: the
+# "controlling" of "for controlling postoperative pain" is not the control group
+ROLE_STEMS = frozenset(stem(w) for w in lexicon.CONTROL_ROLES | lexicon.INTERVENTION_ROLES)
+
+
+def names_word(norm: str, word: str) -> bool:
+    """A summary word (stem) names a description word: the same word, or by a long common
+    prefix, except for role words, which must be the same."""
+    if word in ROLE_STEMS:
+        return norm in (word, word + "s")
+    return same_word(norm, word)

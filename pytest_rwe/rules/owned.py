@@ -1,0 +1,85 @@
+"""Shares written for the wrong outcome or time point: "major bleeding 69%; complete remission
+53.8%" when 69% is the remission rate, "remission ... 63.4% at 36 months" when 63.4% is the
+24-month rate.
+
+A percentage written right after an outcome's name (over a few linking words: "X 69%", "X
+(3.3%)", "X was achieved by 58.2%", "at 36 months the X rate was 63.4%") or right before it
+("69% achieved X") is that outcome's share. When the outcome has shares of its own, none of
+them is the number, and another outcome's share is, the number was given to the wrong one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pytest_rwe.rules.claims import Analysis
+from pytest_rwe.rules.index import StudyIndex, matches
+from pytest_rwe.rules.number_groups import NumberFinding
+from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.text import NumberMention
+from pytest_rwe.study import Study
+
+# words that link a name to its share: "X was achieved by 58.2%", "X rate of 12%"
+_AFTER = re.compile(r"^\s*(?:\(|:|-|=)?\s*(?:(?:was|were|is|are|of|in|at|by|reached|achieved|"
+                    r"occurred|rate|rates|the|a|an|overall|observed|seen|found|recorded|"
+                    r"reported|\d+(?:\.\d+)?[\s-]*(?:months?|years?|weeks?|days?|mo|yrs?))"
+                    r"[\s,]*){0,5}$", re.IGNORECASE)
+_BEFORE = re.compile(r"^\s*%?\s*(?:of\s+(?:the\s+)?(?:patients|participants|cases|eyes)\s+)?"
+                     r"(?:had|achieved|reached|developed|experienced|showed|with|were|in)"
+                     r"(?:\s+(?:a|an|the))?\s*$", re.IGNORECASE)
+
+
+def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
+    clause = analysis.clause_of(number.span.start)
+    if clause is None:
+        return []
+    _lo, _hi, span = clause
+    text = analysis.text
+    inside = [m for m in analysis.mentions if span.start <= m.span.start < span.end]
+    before = [m for m in inside if m.span.end <= number.span.start]
+    after = [m for m in inside if m.span.start >= number.span.end]
+    if after:
+        # "69.7% at 12 months": the timepoint right after the share
+        first = min(m.span.start for m in after)
+        nearest = [m for m in after if m.span.start == first]
+        if all(m.span.quote.strip().replace(".", "").isdigit() for m in nearest) and \
+                re.fullmatch(r"\s*%?\s*(?:at|by|after)\s*", text[number.span.end:first]):
+            return nearest
+    if before:
+        last = max(m.span.end for m in before)
+        nearest = [m for m in before if m.span.end == last]
+        gap = text[last:number.span.start]
+        # a mention placed at its timepoint ("at 36 months the remission rate was 63.4%")
+        at_time = all(m.span.quote.strip().replace(".", "").isdigit() for m in nearest)
+        if _AFTER.match(gap) or (at_time and re.fullmatch(r"[\s-]*(?:[A-Za-z]+[\s,-]*){1,6}",
+                                                           gap)):
+            return nearest
+    if after:
+        first = min(m.span.start for m in after)
+        if _BEFORE.match(text[number.span.end:first]):
+            return [m for m in after if m.span.start == first]
+    return []
+
+
+def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
+                    number: NumberMention) -> NumberFinding | None:
+    """A share written for one outcome that is another's (see the module docstring)."""
+    if not number.is_percent or number.hedged or number.operator:
+        return None
+    owners = _owners(analysis, number)
+    keys = {m.outcome.key for m in owners}
+    if not keys:
+        return None
+    own = index.of_outcomes(keys, "percent")
+    if not own or any(matches(number.value, number.decimals, e.value) for e in own):
+        return None
+    others = [e for e in index.of_kind("percent") if e.outcome not in keys and e.outcome
+              and matches(number.value, number.decimals, e.value)]
+    if not others:
+        return None
+    name = owners[0].outcome.name
+    field = own[0].field
+    return NumberFinding(number.span, others[0].field, (
+        f"{number.span.quote}% is written for {name} ({field} = {own[0].shown}), but it is "
+        f"{others[0].field} = {others[0].shown}"))
+

@@ -1,0 +1,99 @@
+"""Proportions in words checked against the outcome they are about: "twice the risk of X"
+against X's ratio, "three quarters of patients (81.3%)" against the share written beside it
+(the tolerances are in :mod:`pytest_rwe.rules.approximate`)."""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+
+from pytest_rwe.rules.analysis import Analysis
+from pytest_rwe.rules.approximate import Approximation, candidate_values
+from pytest_rwe.rules.index import StudyIndex, matches
+from pytest_rwe.rules.number_groups import NumberFinding
+from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.text import NumberMention, numbers_in
+from pytest_rwe.study import Study
+
+
+def _sentence_mentions(analysis: Analysis, mention_starts: list[int], char: int
+                       ) -> list[Mention]:
+    lo, hi = analysis.sentence_of(char)
+    if hi <= lo:
+        return []
+    start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
+    return analysis.mentions[bisect.bisect_left(mention_starts, start):
+                             bisect.bisect_right(mention_starts, end)]
+
+
+def _name(study: Study, key: str) -> str:
+    return next((o.name for o in study.outcomes if o.key == key), key)
+
+
+def check_approximation(study: Study, analysis: Analysis, index: StudyIndex,
+                         mention_starts: list[int], approximation: Approximation
+                         ) -> NumberFinding | None:
+    """"twice the risk of X" against X's ratio, "three quarters of patients (81.3%)" against
+    the share written beside it; nothing when no outcome is named near it."""
+    text = analysis.text
+    if approximation.kind == "share":
+        beside = _percent_beside(text, approximation)
+        if beside is not None:
+            if approximation.admits(beside.value):
+                return None
+            return NumberFinding(approximation.span, "results.outcomes", (
+                f'"{approximation.span.quote}" means {approximation.describe()}, but the '
+                f"summary writes {beside.span.quote}% beside it"))
+    key = _approximated(analysis, mention_starts, approximation)
+    if key is None:
+        return None
+    fact = analysis.facts.get(key)
+    ratios = [fact.point] if fact is not None and fact.is_ratio and fact.point is not None else []
+    percents = [e.value for e in index.of_outcomes([key], "percent")]
+    values = candidate_values(approximation, ratios, percents)
+    if not values or any(approximation.admits(v) for v in values):
+        return None
+    field = (f"results.outcomes[{json.dumps(fact.key + '!' + (fact.measure or '*'))}]"
+             if fact is not None else "results.outcomes")
+    shown = fact.shown() if fact is not None else ""
+    return NumberFinding(approximation.span, field, (
+        f'"{approximation.span.quote}" means {approximation.describe()}, but the study '
+        f"reports {shown} for {_name(study, key)}"))
+
+
+def _percent_beside(text: str, approximation: Approximation) -> NumberMention | None:
+    """The share a summary writes right beside a proportion in words: "three quarters of
+    the detachments (13/16, 81.3%)", "just over half (53.8%)"."""
+    after = text[approximation.span.end:approximation.span.end + 48]
+    match = re.match(r"[^.;()]{0,30}?\((?:[^()%]*?[,;]\s*)?(\d+(?:\.\d+)?)\s*%", after)
+    if match is None:
+        return None
+    found = [n for n in numbers_in(after[:match.end()]) if n.is_percent]
+    return found[-1] if found else None
+
+
+def _approximated(analysis: Analysis, mention_starts: list[int],
+                  approximation: Approximation) -> str | None:
+    """The outcome (key) a proportion in words is about: the one whose estimate follows it
+    ("about twice as high in overweight adults (PR 2.12)", "more than twice the odds of
+    having both conditions (OR 2.17)"), else the name right after it, else the name before."""
+    text = analysis.text
+    after_text = text[approximation.span.end:approximation.span.end + 120]
+    stop = re.search(r"[.;]\s", after_text)
+    following = [n for n in numbers_in(after_text[:stop.start() if stop else None])
+                 if n.decimals >= 1]
+    for number in following[:4]:  # "at BMI 30-34.9 (PR 3.21)": the first estimate
+        anchored = {key for key, fact in analysis.facts.items()
+                    if fact.point is not None and matches(number.value, number.decimals,
+                                                          fact.point)}
+        if len(anchored) == 1:
+            return anchored.pop()
+    mentions = _sentence_mentions(analysis, mention_starts, approximation.span.start)
+    if not mentions:
+        return None
+    after = [m for m in mentions if m.span.start >= approximation.span.end]
+    if after and after[0].span.start - approximation.span.end < 60:
+        return after[0].outcome.key
+    before = [m for m in mentions if m.span.start < approximation.span.start]
+    return before[-1].outcome.key if before else after[0].outcome.key

@@ -1,0 +1,370 @@
+"""The clause reader: the claims one clause makes, each tied to an outcome and a group side.
+
+Used by :func:`pytest_rwe.rules.claims.analyze`, which cuts the summary into clauses and finds
+the names and groups first.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import replace
+
+from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.analysis import Analysis, Claim
+from pytest_rwe.rules.claim_parts import attach, significance_after
+from pytest_rwe.rules.cues import Cue, find_cues
+from pytest_rwe.rules.group_values import GroupValues, group_values
+from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.name_index import WEAK_WORDS
+from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.sides import RELATIVE, orientation, segment
+from pytest_rwe.rules.text import STOPWORDS, Span, Token, numbers_in
+from pytest_rwe.study import Study
+
+_REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group\s+)?"
+                        r"(?:difference|differences|finding|result|change)s?\b"
+                        r"|\s*(?:this|these|they)\s+(?:was|were)\b", re.IGNORECASE)
+
+
+class Reader:
+    """Reads the clauses of one summary in order, keeping the group last named as a subject."""
+
+    def __init__(self, study: Study, analysis: Analysis, in_names: set[int]) -> None:
+        self.study = study
+        self.analysis = analysis
+        self.in_names = in_names
+        self.topic: str | None = None  # the group the previous claims were about
+        self.clause_cues: list[Cue] = []  # the direction cues of the clause being read
+        self.description_numbers = frozenset(
+            n.value for g in ("intervention", "control")
+            for n in numbers_in(str(study.picot.get(g) or "")))
+        self.baseline_sentence = False
+        self.sentence_starts = {lo for lo, _ in analysis.sentences}
+        self.mention_starts = [m.positions[0] for m in analysis.mentions]
+        self.group_starts = [g.position for g in analysis.groups]
+        self.token_starts = [t.start for t in analysis.tokens]
+        # words of a group's own description are not claims ("neither A nor B" as a name)
+        self.in_groups = {p for g in analysis.groups if g.via == "name"
+                          for p in range(g.position, max(g.end, g.position) + 1)}
+        self.group_words = {p for g in analysis.groups
+                            for p in range(g.position, max(g.end, g.position) + 1)}
+
+    def _mentions(self, lo: int, hi: int) -> list[Mention]:
+        starts = self.mention_starts
+        return self.analysis.mentions[bisect.bisect_left(starts, lo):bisect.bisect_left(starts,
+                                                                                        hi)]
+
+    def _refs(self, lo: int, hi: int) -> list[GroupRef]:
+        starts = self.group_starts
+        return self.analysis.groups[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
+
+    def clause(self, lo: int, hi: int, span: Span) -> list[Claim]:
+        analysis = self.analysis
+        text = analysis.text
+        if lo in self.sentence_starts:
+            # "At baseline, ...", "Baseline characteristics ...": the whole sentence
+            head = text[span.start:span.start + 40]
+            self.baseline_sentence = bool(re.match(r"\W*(?:at\s+baseline|baseline|at\s+"
+                                                   r"(?:study\s+)?entry|before\s+matching)\b",
+                                                   head, re.IGNORECASE))
+        # a baseline phrase marks the comma-delimited stretch it stands in, not the clause:
+        # "HbA1c, which averaged 8.1% at baseline, fell by 0.4" is about the change
+        stretches = []
+        for match in lexicon.BASELINE.finditer(text, span.start, span.end):
+            first = bisect.bisect_left(self.token_starts, match.start())
+            if self._describes_group(first):
+                continue  # "patients who had nodules at baseline": the group's definition
+            stretches.append(segment(analysis.tokens, first, first, lo, hi))
+        sentence_wide = self.baseline_sentence and not lexicon.OUTCOME_TALK.search(span.quote)
+
+        def baseline(position: int) -> bool:
+            return sentence_wide or any(a <= position < b for a, b in stretches)
+
+        mentions = self._mentions(lo, hi)
+        refs = self._refs(lo, hi)
+        cues = find_cues(analysis.text, analysis.tokens, lo, hi, span,
+                         self.in_names | self.in_groups, self.in_names)
+        self.clause_cues = [c for c in cues if c.kind in ("higher", "lower", "valence")]
+        if not cues and not mentions:
+            return []
+        group_tokens = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
+        governed = attach(analysis.tokens, mentions, cues, lo, hi, group_tokens)
+        claims: list[Claim] = []
+        used: set[int] = set()
+        for mention in mentions:
+            cue = governed.get(mention.positions[0])
+            if cue is not None:
+                used.add(cue.start)
+            anchor = cue.start if cue is not None else mention.positions[0]
+            claims.append(self._claim(mention, cue, lo, hi, span, refs, baseline(anchor)))
+        for cue in cues:
+            if cue.start in used:
+                continue
+            antecedent = self._antecedent(cue, lo, hi)
+            implied = self._survival(cue) if antecedent is None else []
+            if antecedent is not None:
+                claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
+                                          baseline(cue.start)))
+            elif implied:
+                claims += [self._claim(m, cue, lo, hi, span, refs, baseline(cue.start))
+                           for m in implied]
+            else:
+                claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
+        return claims
+
+    def _referred_significance(self, lo: int) -> bool | None:
+        """"... 16% in the A group and 36% in the control group. This difference is
+        statistically significant (p = 0.02)": the next sentence, about "this difference",
+        says whether the values of this one differ significantly."""
+        ranges = [r for r in self.analysis.sentences if r[1] > r[0]]
+        at = next((i for i, (a, b) in enumerate(ranges) if a <= lo < b), None)
+        if at is None or at + 1 >= len(ranges):
+            return None
+        a, b = ranges[at + 1]
+        tokens = self.analysis.tokens
+        start, end = tokens[a].start, tokens[b - 1].end
+        following = self.analysis.text[start:end]
+        if not _REFERRING.match(following):
+            return None
+        if lexicon.NEGATED_SIGNIFICANT.search(following):
+            return False
+        return True if lexicon.SIGNIFICANT.search(following) else None
+
+    def _between(self, cue: Cue) -> tuple[int, int] | None:
+        """Where the direction cues before and after ``cue`` stand in its clause (the cues
+        are in text order: a bisection, not a scan)."""
+        cues = self.clause_cues
+        if len(cues) < 2:
+            return None
+        at = bisect.bisect_left([c.start for c in cues], cue.start)
+        before = cues[at - 1].end if at > 0 else -1
+        nxt = at + 1 if at < len(cues) and cues[at].start == cue.start else at
+        after = cues[nxt].start if nxt < len(cues) else len(self.analysis.tokens)
+        return before, after
+
+    def _describes_group(self, first: int) -> bool:
+        """A baseline phrase right after a group's name, when the study defines that group
+        at baseline ("Nodules present at baseline")."""
+        defined = " ".join(str(self.study.picot.get(g) or "") for g in ("intervention",
+                                                                        "control")).lower()
+        if "baseline" not in defined:
+            return False
+        return any(g.position <= first <= max(g.end, g.position) + 3
+                   for g in self.analysis.groups)
+
+    def _survival(self, cue: Cue) -> list[Mention]:
+        """"lived longer", "survived longer" name no outcome but are about death: the
+        study's outcomes of death, when they all lie on one side (else none)."""
+        tokens = self.analysis.tokens
+        if cue.kind != "valence" or tokens[cue.start].text.lower() not in lexicon.LIVED:
+            return []
+        deaths = [o for o in self.study.outcomes if lexicon.DEATH_NAME.search(o.name)]
+        sides = {(self.analysis.facts[o.key].direction if o.key in self.analysis.facts
+                  else None) for o in deaths}
+        if not deaths or len(sides) != 1 or None in sides:
+            return []
+        span = Span(tokens[cue.start].start, tokens[cue.end].end,
+                    self.analysis.text[tokens[cue.start].start:tokens[cue.end].end])
+        return [Mention(o, (cue.start,), span, False) for o in deaths]
+
+    def _within_one_group(self, cue: Cue, lo: int, hi: int, refs: list[GroupRef]) -> bool:
+        """"X decreased from 28 to 9 in the A group", "a significant difference before and
+        after training": a change over time in one group (in a case series, the claim
+        itself)."""
+        if self.study.design == "case_series" or any(r.comparison for r in refs):
+            return False
+        tokens = self.analysis.tokens
+        seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
+        stretch = self.analysis.text[tokens[seg_lo].start:tokens[min(hi, seg_hi + 8) - 1].end]
+        return bool(lexicon.WITHIN_GROUP.search(stretch))
+
+    def _sentence_values(self, lo: int) -> GroupValues | None:
+        """The groups' values over the whole sentence, when its clauses split them: "X was
+        50.3 s with A, whereas with B it was 39.6 s"."""
+        s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
+        if s_hi <= s_lo:
+            return None
+        return group_values(self.analysis.tokens, self._refs(s_lo, s_hi), s_lo, s_hi,
+                            excluded=self.description_numbers)
+
+    def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
+        """The outcome a cue without a name of its own refers back to: the name just before a
+        relative clause ("heart rate, for which A had a lower value"), or the one outcome the
+        sentence named before, when the cue's argument is only a measure of it ("the PVB
+        group had lower scores")."""
+        tokens = self.analysis.tokens
+        s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
+        earlier = self._mentions(s_lo, cue.start)
+        if not earlier:
+            return self._pronoun_antecedent(cue, lo, s_lo)
+        seg_lo, _ = segment(tokens, cue.start, cue.end, lo, hi)
+        lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
+        last = earlier[-1]
+        if lead and (lead[0] in RELATIVE or lead[:2] in (["for", "which"], ["in", "which"])) \
+                and seg_lo - last.positions[-1] <= 3:
+            return last
+        head = _argument_head(tokens, cue, hi)
+        outcomes = {m.outcome.key for m in earlier}
+        if head is not None and head[0] in WEAK_WORDS and len(outcomes) == 1 and \
+                head[1] not in ("of", "in", "for") and not head[1][:1].isalpha():
+            return last  # "lower scores than the control group", not "lower levels of Y"
+        return None
+
+    def _pronoun_antecedent(self, cue: Cue, lo: int, s_lo: int) -> Mention | None:
+        """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
+        the EDE group": a sentence whose subject is "this" or "it", about the one outcome the
+        sentence before named."""
+        tokens = self.analysis.tokens
+        if lo != s_lo or tokens[lo].text.lower() not in ("this", "it") or (
+                lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in _GENERIC_TARGETS
+                and tokens[lo + 1].text.lower() not in ("was", "were", "is")):
+            return None  # "This difference ...": about whatever was compared, not a name
+        before = [(a, b) for a, b in self.analysis.sentences if b <= s_lo and b > a]
+        if not before:
+            return None
+        previous = self._mentions(*before[-1])
+        if len({m.outcome.key for m in previous}) != 1:
+            return None
+        return previous[-1]
+
+    def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
+               refs: list[GroupRef], baseline: bool) -> Claim:
+        analysis = self.analysis
+        tokens, text = analysis.tokens, analysis.text
+        anchor = cue.end if cue is not None else mention.positions[-1]
+        # an interval says whether a bare number is significant; a stated direction keeps
+        # its own words ("higher odds (OR 1.91, 0.96-3.81)" asserts an effect all the same)
+        after = significance_after(text, tokens, anchor, hi, analysis.mentions, mention,
+                                   intervals=cue is None or cue.kind in ("differ", "null"))
+        significant = after if cue is None or cue.significant is None else cue.significant
+        if cue is None and significant is None:
+            significant = self._referred_significance(lo)
+        if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
+            # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
+            times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
+            values = group_values(tokens, refs, lo, hi, times, self.description_numbers) or \
+                self._sentence_values(lo)
+            # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
+            # change over time, not the two groups' values
+            if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
+                start, end = tokens[values.start].start, tokens[values.end].end
+                return Claim(mention.outcome, mention, span, values.direction,
+                             Span(start, end, text[start:end]), True, False, baseline)
+        if cue is None:
+            return Claim(mention.outcome, mention, span, None, None, after, False, baseline)
+        cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
+                        text[tokens[cue.start].start:tokens[cue.end].end])
+        if cue.kind == "null":
+            return Claim(mention.outcome, mention, span, "null", cue_span, False, False,
+                         baseline)
+        if cue.kind == "valence":
+            word = tokens[cue.start].text.lower()
+            if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
+                # "more effective", "less beneficial": the adjective's good or bad
+                word = "better" if word in ("more", "greater") else "worse"
+            side_of_good = _polarity(mention.outcome.name, word)
+            if side_of_good is not None:
+                # "pain improved": less pain; "better survival": more survival
+                cue = replace(cue, kind=side_of_good)
+        if cue.kind == "differ" and self._within_one_group(cue, lo, hi, refs):
+            return Claim(mention.outcome, mention, span, None, cue_span, significant, False,
+                         baseline, grounded=False,
+                         reason="a change within one group, not a comparison")
+        if cue.kind in ("differ", "valence"):
+            return Claim(mention.outcome, mention, span, None, cue_span,
+                         significant if cue.kind == "valence" else (
+                             True if significant is None else significant),
+                         False, baseline, cue.hedged, valence=cue.kind == "valence",
+                         grounded=cue.kind == "differ",
+                         reason="" if cue.kind == "differ" else "a difference without a side")
+        if self._within_one_group(cue, lo, hi, refs):
+            return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
+                         baseline, cue.hedged, grounded=False,
+                         reason="a change within one group, not a comparison")
+        side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design,
+                           self._between(cue))
+        if side.group in ("intervention", "control") and side.explicit:
+            self.topic = side.group
+        if side.group not in ("intervention", "control"):
+            return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
+                         baseline, cue.hedged, grounded=False, reason=side.reason)
+        flipped = side.group == "control"
+        direction = cue.kind if not flipped else ("lower" if cue.kind == "higher" else "higher")
+        return Claim(mention.outcome, mention, span, direction, cue_span, significant, flipped,
+                     baseline, cue.hedged)
+
+    def _loose(self, cue: Cue, lo: int, hi: int, span: Span, refs: list[GroupRef],
+               baseline: bool) -> Claim:
+        """A claim whose outcome could not be found: kept for coverage, never judged."""
+        tokens, text = self.analysis.tokens, self.analysis.text
+        cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
+                        text[tokens[cue.start].start:tokens[cue.end].end])
+        generic = _about_nothing(tokens, cue, lo, hi, self.in_groups | self.group_words)
+        significant = cue.significant
+        if cue.kind == "null":
+            significant = False
+        elif significant is None:
+            significant = significance_after(text, tokens, cue.end, hi, self.analysis.mentions,
+                                             None)
+        return Claim(None, None, span, cue.kind if cue.kind in ("higher", "lower", "null")
+                     else None, cue_span, significant, False, baseline, cue.hedged,
+                     grounded=False, reason="no outcome of the study is named",
+                     valence=cue.kind == "valence", generic=generic)
+
+
+def _polarity(name: str, word: str) -> str | None:
+    """The direction a valence word means for an outcome: "higher" or "lower", or None."""
+    if (word in lexicon.FASTER or word in lexicon.SLOWER) and lexicon.TIME_NAME.search(name):
+        return "lower" if word in lexicon.FASTER else "higher"
+    good = word in lexicon.GOOD
+    if not good and word not in lexicon.BAD:
+        return None
+    if lexicon.CHANGE_IN_NAME.search(name):
+        return None
+    harm, benefit = bool(lexicon.HARMS.search(name)), bool(lexicon.GOODS.search(name))
+    if harm == benefit:
+        return None
+    return "higher" if good == benefit else "lower"
+
+
+def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
+    """The first word after a cue that is not an article or a preposition, stemmed, and the
+    word after it ("" at the clause's end): "lower scores than" -> ("score", "than")."""
+    for pos in range(cue.end + 1, min(hi, cue.end + 4)):
+        word = tokens[pos].text.lower()
+        if word in ("the", "a", "an", "of", "in", "its", "their"):
+            continue
+        if not word[0].isalpha():
+            return None
+        following = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
+        if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and"):
+            following = "."  # the argument ends: a comparison or a group follows
+        return tokens[pos].norm, following
+    return None
+
+
+_GENERIC_TARGETS = words("""
+difference differences effect effects change changes result results finding findings outcome
+outcomes group groups arms arm two both the a an this these that those between in of was were
+is are significant significantly statistically observed found noted seen reduction reductions
+increase increases decrease decreases improvement improvements trend it they all each overall
+primary secondary endpoint endpoints any these those three four five six other none every
+such
+""")
+
+
+def _about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_groups: set[int]
+                   ) -> bool:
+    """The words around the cue name nothing but generic words and groups ("the difference
+    was significant", "the first two were lower with drug A"), so the claim is about
+    whatever the sentence (or the one before) is about."""
+    start = max(lo, cue.start - 4)
+    window = [t for pos, t in enumerate(tokens[start:min(hi, cue.end + 5)], start)
+              if t.text[0].isalpha() and pos not in in_groups]
+    return all(t.text.lower() in _GENERIC_TARGETS or t.text.lower() in STOPWORDS
+               or t.text.lower() in lexicon.UP
+               or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER
+               or t.text.lower() in lexicon.VALENCE or re.fullmatch(r"p", t.text, re.I)
+               for t in window)

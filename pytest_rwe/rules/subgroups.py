@@ -1,0 +1,81 @@
+"""Mentions of subgroups' outcomes: a base name picked by the qualifiers of its clause, and a
+subgroup named by its qualifier alone (see :mod:`pytest_rwe.rules.strata`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_rwe.rules.name_index import Mention, OutcomeIndex
+from pytest_rwe.rules.strata import canonical, pick, written
+from pytest_rwe.rules.text import Span, Token
+from pytest_rwe.study import Outcome
+
+
+def qualifier_mentions(index: OutcomeIndex, text: str, tokens: Sequence[Token], lo: int,
+                        hi: int, found: list[Mention]) -> list[Mention]:
+    """A subgroup named by its qualifier alone in a sentence that names its base ("PHQ-9
+    rose by 4.2 points, and by 3.2 points in patients with four or more failed
+    antidepressants"): a mention of that subgroup where its qualifier is written."""
+    named = {m.outcome.key for m in found}
+    bases = {index.bases.get(k) for k in named}
+    taken = {p for m in found for p in range(m.positions[0], m.positions[-1] + 1)}
+    # only the qualifiers whose words the sentence writes, looked up by word (near-linear)
+    places: dict[str, list[int]] = {}
+    for pos in range(lo, hi):
+        norm = tokens[pos].norm
+        for word in {canonical(norm)} | index.words_matching(norm):
+            places.setdefault(word, []).append(pos)
+    present = set(places)
+    keys = {k for word in present for k in index.by_qualifier_word.get(word, ())}
+    out: list[Mention] = []
+    for key in sorted(keys):
+        qualifier = index.qualifiers[key]
+        if key in named or index.bases.get(key) not in bases or not set(
+                qualifier.words) <= present:
+            continue
+        at = written(qualifier, tokens, lo, hi,
+                     lambda norm, word: word in index.words_matching(norm), places)
+        if at is None or at in taken:
+            continue
+        span = Span(tokens[at].start, tokens[at].end, text[tokens[at].start:tokens[at].end])
+        out.append(Mention(index.outcomes[key], (at,), span, False))
+    return out
+
+
+def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token],
+               positions: list[int], clauses: Sequence[tuple[int, int]], lo: int, hi: int
+               ) -> list[Outcome]:
+    """Outcomes of subgroups sharing one base, picked by the qualifiers written: in the
+    clause of a name that is only the base ("hypertension alone ... a lower risk of
+    dementia"), or in the name itself and the words just before it ("cancer in patients
+    without diabetes" is the "no diabetes" subgroup). [] when it cannot tell."""
+    bases = {index.bases.get(o.key, "") for o in chosen}
+    if len(bases) != 1 or not bases & index.stratum_bases:
+        return chosen
+    base = bases.pop()
+    siblings = [index.outcomes[key] for key in index.by_base.get(base, ())]
+    base_words = set(base.split())
+    own = [p for p in positions if not index.words_matching(tokens[p].norm) & base_words]
+    def matches(norm: str, word: str) -> bool:
+        return word in index.words_matching(norm)
+
+    keys = [o.key for o in siblings]
+    if own:
+        picked = pick(keys, index.qualifiers, tokens, max(lo, positions[0] - 3),
+                      positions[-1] + 1, matches)
+    else:
+        c_lo, c_hi = next(((a, b) for a, b in clauses if a <= positions[0] < b), (lo, hi))
+        # a qualifier before the name scopes it ("Among patients who failed four drugs,
+        # PHQ-9 fell"), and one just after it ("dementia in those without diabetes"); one
+        # further on starts a claim of its own ("PHQ-9 fell by 4.2, and by 3.2 in those who
+        # failed four drugs"), unless every outcome is a subgroup ("dementia was not
+        # associated with hypertension alone or hyperlipidaemia alone")
+        near = pick(keys, index.qualifiers, tokens, c_lo, min(c_hi, positions[-1] + 6), matches)
+        whole = [k for k in keys if k not in index.qualifiers]
+        if near and near != whole:
+            picked = near
+        elif whole:
+            picked = whole
+        else:
+            picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches)
+    return [o for o in siblings if o.key in set(picked)]

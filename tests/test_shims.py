@@ -1,0 +1,59 @@
+"""The old public import paths (one release): the same objects as the new paths, one warning."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+
+import pytest
+
+import pytest_rwe
+
+# old module -> {name: new module}
+SHIMS = {
+    "pytest_rwe.fixtures": {name: "pytest_rwe.plugin.asserts"
+                            for name in ("Summary", "Jury", "assert_criterion")},
+    "pytest_rwe.drift_plugin": {"RweSnapshot": "pytest_rwe.plugin.snapshot"},
+    "pytest_rwe.summarizer": {"summarize": "pytest_rwe.rules.summarizer"},
+    "pytest_rwe.claims_report": {"claim_diagnostics": "pytest_rwe.rules.diagnostics"},
+}
+
+
+@pytest.mark.parametrize("old", sorted(SHIMS))
+def test_an_old_module_warns_once_and_serves_the_same_objects(old: str) -> None:
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = importlib.import_module(old)
+    deprecations = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert len(deprecations) == 1, [str(w.message) for w in caught]
+    assert old in str(deprecations[0].message) and "pytest_rwe" in str(deprecations[0].message)
+    for name, new in SHIMS[old].items():
+        assert getattr(module, name) is getattr(importlib.import_module(new), name)
+        assert getattr(pytest_rwe, name) is getattr(module, name)  # the public path
+
+
+def test_the_fixtures_shim_does_not_reexport_fixture_functions() -> None:
+    # a `from pytest_rwe.fixtures import *` conftest would register every fixture twice
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        module = importlib.import_module("pytest_rwe.fixtures")
+    assert not [name for name in vars(module) if name.startswith("rwe_")]
+
+
+@pytest.mark.parametrize("name", ["compare_reports", "gate_section", "parse_max_drop"])
+def test_the_baseline_names_warn_from_drift(name: str) -> None:
+    import pytest_rwe.drift as drift
+    from pytest_rwe.report import baseline
+
+    with pytest.warns(DeprecationWarning, match=f"pytest_rwe.drift.{name} is deprecated"):
+        value = getattr(drift, name)
+    assert value is getattr(baseline, name)
+
+
+def test_every_public_name_resolves() -> None:
+    for name in pytest_rwe.__all__:
+        assert getattr(pytest_rwe, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'Typo'"):
+        pytest_rwe.Typo  # type: ignore[attr-defined]  # noqa: B018
