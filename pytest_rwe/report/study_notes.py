@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_rwe import escape
-from pytest_rwe.study import Study
-from pytest_rwe.study.checks import check_study
+
+if TYPE_CHECKING:  # the renderers below need no study model (nor pydantic) loaded
+    from pytest_rwe.study import Study
 
 Line = list[tuple[str, str | None]]
 #: the terminal lists at most this many warnings (report.json, .md and .html have them all)
@@ -37,6 +38,8 @@ def _relative(path: Path | None, root: Path | None) -> str | None:
 def study_warnings(studies: Iterable[Study], root: Path | None = None) -> list[dict[str, Any]]:
     """Every plausibility warning of ``studies``, sorted by study id: ``{study, file, where,
     message}`` with ``file`` relative to ``root`` (a committed report names no local folder)."""
+    from pytest_rwe.study.checks import check_study
+
     entries = []
     for study in sorted(studies, key=lambda s: s.id):
         for warning in check_study(study):
