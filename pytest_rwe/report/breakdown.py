@@ -28,41 +28,53 @@ UNKNOWN = "unknown"
 Tags = Mapping[str, Mapping[str, Sequence[str]]]  # study id -> tag key -> values
 
 
-def _joint_cis(columns: Mapping[str, list[float]], settings: ReportSettings,
-               seed: str) -> dict[str, CI]:
-    """Percentile bootstrap intervals of each column's mean, the columns resampled together.
+class _Draws:
+    """Bootstrap draws of study indices, made once per (cell, number of studies) and shared
+    by the cell's criteria and by every model (resampling a cell's studies alike for all of
+    them, like a paired bootstrap): the draws are what a bootstrap spends its time on."""
 
-    Every column holds one value per study of the cell (the criteria a study has a value
-    for), so resampling the studies once serves them all: a third of the draws of one
-    bootstrap per criterion, on the same footing. A constant column needs no draw.
-    """
-    cis = {key: CI(xs[0], xs[0], xs[0]) for key, xs in columns.items() if len(set(xs)) == 1}
-    varying = {key: xs for key, xs in columns.items() if key not in cis}
-    if not varying:
-        return cis
-    n = len(next(iter(varying.values())))
-    rng = random.Random(f"{settings.seed}:{seed}")
-    draws = [rng.choices(range(n), k=n) for _ in range(settings.resamples)]
-    for key, xs in varying.items():
+    def __init__(self, settings: ReportSettings) -> None:
+        self.settings = settings
+        self.made: dict[tuple[str, int], list[list[int]]] = {}
+
+    def get(self, cell: str, n: int) -> list[list[int]]:
+        draws = self.made.get((cell, n))
+        if draws is None:
+            rng = random.Random(f"{self.settings.seed}:{cell}:{n}")
+            draws = [rng.choices(range(n), k=n) for _ in range(self.settings.resamples)]
+            self.made[cell, n] = draws
+        return draws
+
+
+def _joint_cis(columns: Mapping[str, list[float]], settings: ReportSettings,
+               draws: list[list[int]]) -> dict[str, CI]:
+    """Percentile bootstrap intervals of each column's mean over the same ``draws`` of its
+    studies; a constant column needs none (its interval is its value)."""
+    cis: dict[str, CI] = {}
+    for key, xs in columns.items():
+        if len(set(xs)) == 1:
+            cis[key] = CI(xs[0], xs[0], xs[0])
+            continue
+        n = len(xs)
         replicates = [sum(map(xs.__getitem__, draw)) / n for draw in draws]
         cis[key] = interval(sum(xs) / n, replicates, settings.level)
     return cis
 
 
 def _cell(values: Mapping[str, Mapping[str, float | None]], settings: ReportSettings,
-          seed: str) -> dict[str, Any]:
+          cell: str, draws: _Draws) -> dict[str, Any]:
     """``studies`` and, per criterion, the mean over studies with a value, its interval, n."""
     columns = {c: [x for v in values.values() if (x := v.get(c)) is not None]
                for c in CRITERIA}
-    # criteria that leave out the same studies (no quorum, all abstained) share resamples
-    by_presence: dict[tuple[bool, ...], dict[str, list[float]]] = {}
-    for criterion in CRITERIA:
-        presence = tuple(v.get(criterion) is not None for v in values.values())
-        if columns[criterion]:
-            by_presence.setdefault(presence, {})[criterion] = columns[criterion]
+    # a criterion left without a value on some studies (no quorum, all abstained) resamples
+    # the studies it has
     cis: dict[str, CI] = {}
-    for number, group in enumerate(by_presence.values()):
-        cis.update(_joint_cis(group, settings, f"{seed}:{number}"))
+    by_size: dict[int, dict[str, list[float]]] = {}
+    for criterion, xs in columns.items():
+        if xs:
+            by_size.setdefault(len(xs), {})[criterion] = xs
+    for n, group in by_size.items():
+        cis.update(_joint_cis(group, settings, draws.get(cell, n)))
     criteria: dict[str, Any] = {}
     for criterion in CRITERIA:
         ci = cis.get(criterion)
@@ -103,6 +115,7 @@ def breakdown(records: Sequence[Record], tags: Tags, settings: ReportSettings, *
                 counts[dimension][value] = counts[dimension].get(value, 0) + 1
     values = {d: _by_count(c) for d, c in counts.items()}
     section: dict[str, Any] = {}
+    draws = _Draws(settings)
     for model in model_order(ordered, models):
         mine = {s: by_model[model] for s, by_model in per_study.items() if model in by_model}
         entry: dict[str, Any] = {}
@@ -110,7 +123,7 @@ def breakdown(records: Sequence[Record], tags: Tags, settings: ReportSettings, *
             entry[dimension] = {
                 value: _cell({s: v for s, v in mine.items()
                               if value in study_values(tags, s, dimension)},
-                             settings, f"{model}:{dimension}={value}")
+                             settings, f"{dimension}={value}", draws)
                 for value in values[dimension]}
         section[model] = entry
     return {"dimensions": list(dimensions), "values": values, "models": section}
