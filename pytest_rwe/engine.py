@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import threading
 import traceback
 from collections.abc import Coroutine, Iterable, Mapping
@@ -42,6 +43,7 @@ from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.rules.diagnostics import claim_diagnostics
+from pytest_rwe.settings import VARIANT_SEPARATOR
 from pytest_rwe.store import Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
@@ -64,6 +66,18 @@ class EngineConfig:
     #: an xdist leader evaluates every pair but tests only its own, so it leaves them to
     #: the tests
     claims: bool = True
+    #: prompt variants by name: a pair's model ``model+name`` (see
+    #: :func:`pytest_rwe.settings.arm_name`) is ``model`` summarized and judged with that
+    #: variant's templates
+    variants: Mapping[str, PromptSet] = field(default_factory=dict)
+
+    def arm(self, model: str) -> tuple[str, str | None, PromptSet]:
+        """For the pair model ``model`` (a model, or a model+variant arm): the model to
+        call, the variant's name (None) and the templates it is summarized and judged with."""
+        head, sep, name = model.rpartition(VARIANT_SEPARATOR)
+        if sep and name in self.variants:
+            return head, name, self.variants[name]
+        return model, None, self.prompts
 
 
 @dataclass(frozen=True)
@@ -105,6 +119,9 @@ class Engine:
         self._followed: set[tuple[str, str, int]] = set()
         self._leader: Leader | None = None
         self._takeover: concurrent.futures.Future[None] | None = None
+        #: set when ``close(finish=True)`` starts waiting for the outstanding work (a test
+        #: orders events on it instead of sleeping)
+        self.finishing = threading.Event()
 
     def preload(self, models: Iterable[str] = ()) -> None:
         """Import the SDKs of ``models`` and the jurors now, in the background, unless the
@@ -213,6 +230,7 @@ class Engine:
             self._takeover.cancel()
         pending = list(self._evaluations.values())
         if finish:
+            self.finishing.set()
             concurrent.futures.wait(pending, timeout=timeout)
         for future in pending:
             future.cancel()
@@ -231,13 +249,14 @@ class Engine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
-        request = summarize_request(study, self.config.prompts, self.config.summarize_settings)
-        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
-                          repeat=repeat)
+        called, variant, prompts = self.config.arm(model)  # a prompt variant calls its model
+        request = summarize_request(study, prompts, self.config.summarize_settings)
+        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=called,
+                          repeat=repeat, variant=variant)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
         bugs: list[str] = []
         try:
-            summary = await self.caller.call(model, request, label, defer=defer)
+            summary = await self.caller.call(called, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
@@ -255,7 +274,7 @@ class Engine:
             asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
-                                        bugs=bugs)
+                                        bugs=bugs, prompts=prompts)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             claims.cancel()
@@ -265,11 +284,13 @@ class Engine:
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
-                     defer: Deferral | None = None, bugs: list[str] | None = None) -> Verdict:
+                     defer: Deferral | None = None, bugs: list[str] | None = None,
+                     prompts: PromptSet | None = None) -> Verdict:
+        prompts = prompts or self.config.prompts
         # rendered once: each of the nine judge prompts embeds it
-        shown = render_summarize_prompt(study, self.config.prompts)
+        shown = render_summarize_prompt(study, prompts)
         requests = {
-            criterion: judge_request(study, summary, criterion, self.config.prompts,
+            criterion: judge_request(study, summary, criterion, prompts,
                                      self.config.judge_settings, shown)
             for criterion in criteria
         }
@@ -285,16 +306,17 @@ class Engine:
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
         model: str, defer: Deferral | None, bugs: list[str],
     ) -> JurorScore:
+        # the label names the model under test and its prompt variant apart
+        subject, variant, _ = self.config.arm(model)
         label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
-                          subject=model)
+                          subject=subject, variant=variant)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
             try:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
-                repair_label = CallLabel(kind="repair", study_id=study.id,
-                                         criterion=criterion, model=juror, subject=model)
+                repair_label = dataclasses.replace(label, kind="repair")
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
                 try:
                     parsed = parse_judge_reply(second.text, criterion)

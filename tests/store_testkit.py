@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,3 +46,16 @@ def save(store: ResponseStore, call: CallLabel, key: str, res: GenerationResult)
         settings=SETTINGS,
         prompt_sha256=prompt_sha256(MESSAGES),
     )
+
+
+async def until(condition: Callable[[], bool], what: str = "the condition",
+                bound_s: float = 10.0) -> None:
+    """Poll ``condition`` on the loop until it holds; fail after ``bound_s``, naming ``what``.
+
+    Tests order events on a condition, never on a sleep of a guessed length: on a busy
+    machine the guess is wrong, and then a test fails, or passes without testing anything.
+    """
+    deadline = time.monotonic() + bound_s
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up after {bound_s:g} s waiting for {what}"
+        await asyncio.sleep(0.01)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from store_testkit import MESSAGES, SETTINGS, SUMMARY, key_of, result, save
+from store_testkit import MESSAGES, SETTINGS, SUMMARY, key_of, result, save, until
 
 from pytest_rwe.providers.base import GenerationResult, Usage
 from pytest_rwe.store import (
@@ -41,7 +41,7 @@ def test_waiter_replays_what_the_owner_saves(tmp_path: Path) -> None:
         claim = await owner.claim(SUMMARY, key)
         assert claim.must_call
         waiting = asyncio.create_task(waiter.claim(SUMMARY, key))
-        await asyncio.sleep(0.1)
+        await until(lambda: waiter.waiting() == 1, "the waiter to wait for the owner's lock")
         assert not waiting.done()
         save(owner, SUMMARY, key, result())
         return (await waiting).result
@@ -165,8 +165,11 @@ def test_a_deferred_claim_waits_for_the_leaders_answer_past_the_wait_timeout(
     key = key_of()
 
     async def scenario() -> GenerationResult | None:
-        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=Leader()))
-        await asyncio.sleep(0.3)
+        working = Leader()
+        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=working))
+        # ten polls of the working leader, 0.01 s apart: past the 0.05 s wait timeout on the
+        # store's own clock, whatever the machine's speed
+        await until(lambda: working.asked >= 10, "ten polls of the leader")
         assert not waiting.done()
         assert follower.locks.held([key]) == set()  # the follower never locks
         save(leader, SUMMARY, key, result())
@@ -185,7 +188,7 @@ def test_once_the_leader_stops_working_the_follower_calls_itself(tmp_path: Path)
 
     async def scenario() -> bool:
         waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=leader))
-        await asyncio.sleep(0.1)
+        await until(lambda: leader.asked >= 1, "the follower asking the leader")
         assert not waiting.done()
         leader.working = False  # done, or died, without this answer
         claim = await asyncio.wait_for(waiting, 2)
@@ -211,7 +214,7 @@ def test_a_call_the_leader_gave_up_on_fails_the_follower_with_its_message(
 
     async def scenario() -> None:
         waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=leader))
-        await asyncio.sleep(0.05)
+        await until(lambda: leader.asked >= 1, "the follower asking the leader")
         leader.failures[key] = "openai/gpt-4.1: the prompt is too long"
         await asyncio.wait_for(waiting, 2)
 
@@ -227,6 +230,8 @@ def _claiming_worker(root: str, mode: str, calls_file: str, barrier: Any, out: A
     async def call_model() -> GenerationResult:
         with open(calls_file, "a", encoding="utf-8") as handle:
             handle.write(f"{os.getpid()}\n")
+        # simulated latency, not an ordering: whichever process claims first calls, the
+        # other waits or replays, and the assertions hold for any interleaving
         await asyncio.sleep(0.3)
         return GenerationResult(f"answer from {os.getpid()}", 0.3, Usage(10, 5))
 
@@ -281,7 +286,7 @@ def _sweeping_worker(root: str, calls_file: str, barrier: Any, seed: int) -> Non
         async def call_model() -> GenerationResult:
             with open(calls_file, "a", encoding="utf-8") as handle:
                 handle.write(f"{repeat}\n")
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)  # simulated latency; any interleaving is valid
             return GenerationResult(f"sample {repeat}", 0.05)
 
         got = await store.get_or_call(

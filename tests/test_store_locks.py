@@ -12,9 +12,10 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from store_testkit import SUMMARY, key_of, result, save
+from store_testkit import SUMMARY, key_of, result, save, until
 
 from pytest_rwe.store import ResponseStore, StoreWarning
 from pytest_rwe.store.budget import StoreBudget, entry_name
@@ -92,13 +93,24 @@ def test_two_store_objects_of_one_process_exclude_each_other(tmp_path: Path) -> 
 def test_a_working_owner_is_waited_for_past_the_timeout(
         tmp_path: Path, holder: subprocess.Popen[str]) -> None:
     register(tmp_path, holder, beat_age_s=0.0)  # alive and beating
+    registry = StoreBudget(tmp_path, "mine")
     store = ResponseStore(tmp_path, "new", wait_timeout=0.05, poll_interval=0.01,
-                          registry=StoreBudget(tmp_path, "mine"))
+                          registry=registry)
+    checks: list[str] = []  # the store's questions about the owner, at most 4 a second
+    owner_state = registry.owner_state
+
+    def counted(owner: Any) -> Any:
+        checks.append(state := owner_state(owner))
+        return state
+
+    registry.owner_state = counted  # type: ignore[method-assign]
 
     async def scenario() -> None:
         waiting = asyncio.ensure_future(store.claim(SUMMARY, key_of()))
-        await asyncio.sleep(0.5)  # ten times the timeout: still waiting for its owner
-        assert not waiting.done()
+        # three checks span at least 0.5 s on the store's own clock, ten times the timeout,
+        # however slow the machine: still waiting for its owner
+        await until(lambda: len(checks) >= 3, "three checks of the owner")
+        assert not waiting.done() and set(checks) == {"working"}
         save(ResponseStore(tmp_path, "new"), SUMMARY, key_of(), result())  # it answers
         claim = await asyncio.wait_for(waiting, 10)
         assert claim.result is not None and claim.result.replayed

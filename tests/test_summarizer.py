@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -33,9 +32,9 @@ def test_suite_is_present() -> None:
     assert len(SUITE) >= 8
 
 
-def test_generated_studies_pass_every_rule_quickly() -> None:
+def test_generated_studies_pass_every_rule() -> None:
+    # how long this takes is measured by benchmarks/summarizer.py, never asserted here
     rng = random.Random(20250101)
-    started = time.perf_counter()
     failing = []
     for index in range(200):
         study = random_study(rng, index)
@@ -43,9 +42,7 @@ def test_generated_studies_pass_every_rule_quickly() -> None:
         problems = _failures(study, text)
         if problems:
             failing.append((study.raw, text, problems))
-    elapsed = time.perf_counter() - started
     assert failing == []
-    assert elapsed < 5.0, f"200 generated studies took {elapsed:.2f}s"
 
 
 def _raw(**results: object) -> dict[str, object]:

@@ -102,7 +102,9 @@ def test_under_xdist_one_worker_calls_and_the_others_read_its_answers(
     pytester.makeconftest(RECORDER + SDK_PROBE)
     # loadfile hands each file to one worker: whichever starts the engine first leads
     pytester.makepyfile(test_other="def test_unrelated():\n    pass\n")
-    server.latency_s = 0.2  # long enough for the judge calls of a pair to overlap
+    # nothing is answered before 4 judge calls are in flight together: the whole budget of 4
+    # (a worker's share would have been 2, and then this times out and the count is short)
+    server.hold("anthropic", until_in_flight=4)
     result = pytester.runpytest("-n", "3", "--dist", dist, "--rwe-concurrency", "4")
     result.assert_outcomes(passed=len(STUDIES) * 3 + 1)
     assert len(server.requests) == len(STUDIES) * CALLS_PER_PAIR
@@ -181,6 +183,8 @@ def test_rate_limits_are_retried_without_failing_a_test(
 ) -> None:
     server.set_cap("anthropic", 2)  # far below the engine's concurrency: 429s will come
     server.retry_after_s = 0.05
+    # answered only once the cap is full and a call beyond it was refused
+    server.hold("anthropic", until_in_flight=2, until_refused=1)
     result = pytester.runpytest(*xdist_args(workers), "--rwe-concurrency", "8")
     result.assert_outcomes(passed=len(STUDIES) * 3)
     assert server.rate_limited("anthropic") > 0

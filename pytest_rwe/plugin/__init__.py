@@ -103,6 +103,8 @@ def pytest_configure(config: pytest.Config) -> None:
             check_studies(config)
         if jury_rules_given(config):
             jury_rules(config)  # a bad quorum or rule stops the run before workers start
+        if rwe.settings.variants:
+            rwe.variant_prompts  # noqa: B018 - a bad template in a variant stops it too
     calls_here = hasattr(config, "workerinput") or not _distributing(config)  # not a controller
     if (calls_here and not config.option.collectonly
             and (config.getoption("--rwe-model") or config.getoption("--rwe-jury"))):

@@ -89,6 +89,12 @@ def rwe_model(rwe_case: RweCase) -> str:
 
 
 @pytest.fixture
+def rwe_variant(rwe_case: RweCase) -> str | None:
+    """The name of this test's prompt variant (``--rwe-variant``), None without variants."""
+    return rwe_case.variant
+
+
+@pytest.fixture
 def rwe_study_load(request: pytest.FixtureRequest) -> StudyLoad:
     """The study file of this test: parametrized alone, or taken from ``rwe_case``."""
     if hasattr(request, "param"):
@@ -114,8 +120,7 @@ def rwe_evaluation(
 ) -> Evaluation:
     """The model's summary of the study and the jury's verdict (computed once per pair)."""
     session = get_session(request.config)
-    evaluation = _evaluate(rwe_engine, request.config, rwe_case.model, rwe_study,
-                           rwe_case.repeat)
+    evaluation = _evaluate(rwe_engine, request.config, rwe_case, rwe_study, rwe_case.repeat)
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
@@ -127,6 +132,8 @@ def rwe_evaluation(
                 findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
         jury = session.settings.jury
         record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
+        if rwe_case.variant is not None:  # "model" is the arm, model+variant
+            record["variant"], record["variant_of"] = rwe_case.variant, rwe_case.model
         excluded = jury_rules(request.config).excluded(rwe_case.model, jury)
         record["excluded_jurors"] = list(excluded)
         record["self_jurors"] = [j for j in same_family_jurors(rwe_case.model, jury)
@@ -141,18 +148,18 @@ def rwe_evaluation(
     }
     request.node.user_properties.append((PROGRESS_PROPERTY, json.dumps(progress)))
     if evaluation.summary is None:
-        fail_test(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}"
-              + _tracebacks(evaluation))
+        fail_test(f"{rwe_case.arm} could not summarize {rwe_study.id}: {evaluation.error}"
+                  + _tracebacks(evaluation))
     if evaluation.verdict is None:
-        fail_test(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
-              f"{evaluation.error}")
+        fail_test(f"the jury could not judge {rwe_case.arm}'s summary of {rwe_study.id}: "
+                  f"{evaluation.error}")
     errors = evaluation.juror_errors
     if errors:
         # A juror that could not be asked would silently shrink the jury: the pair's tests
         # error (its answers are still in the report, counted as errors).
         lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
-        fail_test(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
-              f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation))
+        fail_test(f"the jury could not judge {rwe_case.arm}'s summary of {rwe_study.id}: "
+                  f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation))
     return evaluation
 
 
@@ -175,14 +182,15 @@ def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config:
                                 f"{engine.status()}")
 
 
-def _evaluate(engine: Engine, config: pytest.Config, model: str, study: Study,
+def _evaluate(engine: Engine, config: pytest.Config, case: RweCase, study: Study,
               repeat: int) -> Evaluation:
     """The engine's evaluation with the session's jury rules applied to its verdict."""
-    evaluation = _wait(engine, engine.submit(model, study, repeat), config,
-                       f"{model}'s summary of {study.id}")
+    evaluation = _wait(engine, engine.submit(case.arm, study, repeat), config,
+                       f"{case.arm}'s summary of {study.id}")
     if evaluation.verdict is None:
         return evaluation
-    verdict = jury_rules(config).apply(evaluation.verdict, model,
+    # self-judging is about the model, whatever prompt variant it ran with
+    verdict = jury_rules(config).apply(evaluation.verdict, case.model,
                                        get_session(config).settings.jury)
     return dataclasses.replace(evaluation, verdict=verdict)
 
@@ -219,7 +227,7 @@ def rwe_verdict(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: St
     if count < 2 or rules.repeat_rule == "all":
         return verdict
     repeats = [verdict if r == rwe_case.repeat else
-               _evaluate(rwe_engine, request.config, rwe_case.model, rwe_study, r).verdict
+               _evaluate(rwe_engine, request.config, rwe_case, rwe_study, r).verdict
                for r in range(count)]
     return repeated(verdict, repeats, rwe_case.repeat, rules.repeat_rule)
 
@@ -230,7 +238,7 @@ def rwe_verdict_profile(rwe_case: RweCase, rwe_study: Study, rwe_summary: Summar
                         rwe_thresholds: Mapping[Criterion, float]) -> VerdictProfile:
     """This test's verdict profile: juror scores, badge, cited numbers, claimed outcomes."""
     return verdict_profile(rwe_study, rwe_summary.text, rwe_verdict, rwe_thresholds,
-                           model=display_name(rwe_case.model), repeat=rwe_case.repeat)
+                           model=display_name(rwe_case.arm), repeat=rwe_case.repeat)
 
 
 @pytest.fixture
@@ -241,7 +249,7 @@ def rwe_snapshot(request: pytest.FixtureRequest, snapshot: SnapshotAssertion,
     if DriftSnapshotExtension.live is None:
         # only files of studies that left the suite may count as unused (see the extension)
         DriftSnapshotExtension.live = frozenset(
-            (slug(path_name(case.model)), snapshot_stem(case.load.id, case.repeat))
+            (slug(path_name(case.arm)), snapshot_stem(case.load.id, case.repeat))
             for case in get_session(request.config).cases())
     return RweSnapshot(snapshot.use_extension(DriftSnapshotExtension),
                        request.config.rootpath, Path(str(request.node.path)))

@@ -27,7 +27,7 @@ from pytest_rwe.report.progress import Progress
 from pytest_rwe.report.report_json import git_commit
 from pytest_rwe.report.study_notes import study_warnings
 from pytest_rwe.report.terminal import Line, render_gate, render_summary
-from pytest_rwe.settings import SettingsError
+from pytest_rwe.settings import SettingsError, arm_name
 from pytest_rwe.study.selection import study_tags
 
 
@@ -87,16 +87,25 @@ class ReportPlugin:
         no_study = self.no_study
         if no_study is None and not self.records:
             no_study = no_study_problem(self.config)
+        root = self.config.rootpath
         try:
             # paths relative to the rootdir: a committed report.json names no local folder
-            prompts: dict[str, Any] | None = rwe.prompts.to_record(self.config.rootpath)
+            prompts: dict[str, Any] | None = rwe.prompts.to_record(root)
+            if prompts is not None and rwe.variant_prompts:
+                prompts["variants"] = {name: p.to_record(root)
+                                       for name, p in rwe.variant_prompts.items()}
         except pytest.UsageError:  # already reported where the prompts were needed
             prompts = None
         rules = jury_rules(self.config)
+        variants = [v.name for v in rwe.settings.variants]
+        arms: list[str | None] = list(variants) or [None]
         self.report = build_report(
             self.records, dataclasses.replace(self.settings, repeat_rule=rules.repeat_rule),
-            # as shown and stored: a model's URL loses its credentials
-            models=[display_name(m) for m in rwe.settings.models],
+            # as shown and stored: a model's URL loses its credentials; with prompt
+            # variants, every model+variant is an entry of its own
+            models=[arm_name(display_name(m), v) for m in rwe.settings.models
+                    for v in arms],
+            variants=variants,
             jury=[display_name(j) for j in rwe.settings.jury],
             thresholds={str(k): v for k, v in rwe.settings.thresholds.items()},
             prompts=prompts,

@@ -17,13 +17,13 @@ from pytest_rwe.caller import Caller
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.jury_rules import JuryRules, build_jury_rules
 from pytest_rwe.plugin.options import read_settings
-from pytest_rwe.prompts import PromptSet, load_prompts
+from pytest_rwe.prompts import PromptSet, load_prompts, load_variants
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.providers.registry import model_problems
 from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.redact import display_name, redact
-from pytest_rwe.settings import RweSettings, SettingsError
+from pytest_rwe.settings import RweSettings, SettingsError, arm_name
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.store.budget import StoreBudget
 from pytest_rwe.store.leader import Role, RunLeader, worker_role
@@ -32,17 +32,25 @@ from pytest_rwe.study import StudyLoad, load_folder
 
 @dataclass(frozen=True)
 class RweCase:
-    """One parametrized (model, study, repeat) of the suite."""
+    """One parametrized (model, study, repeat) of the suite, with its prompt variant in a
+    variant run."""
 
     model: str
     load: StudyLoad
     repeat: int = 0
+    variant: str | None = None
+
+    @property
+    def arm(self) -> str:
+        """The model as the engine, the records and the report name it: ``model+variant``
+        in a variant run, else the model."""
+        return arm_name(self.model, self.variant)
 
     @property
     def id(self) -> str:
         suffix = f"#r{self.repeat + 1}" if self.repeat else ""
         # a model@URL may carry a password: test ids reach the terminal and junit XML
-        return f"{display_name(self.model)}::{self.load.id}{suffix}"
+        return f"{arm_name(display_name(self.model), self.variant)}::{self.load.id}{suffix}"
 
     def __repr__(self) -> str:
         return f"RweCase({self.id!r})"
@@ -56,6 +64,7 @@ class RweSession:
     settings: RweSettings
     _loads: list[StudyLoad] | None = None
     _prompts: PromptSet | None = None
+    _variant_prompts: dict[str, PromptSet] | None = None
     engine: Engine | None = None
     selected: list[RweCase] = field(default_factory=list)
     usage_problem: str | None = None
@@ -84,12 +93,26 @@ class RweSession:
 
     @property
     def prompts(self) -> PromptSet:
+        """The run's prompt templates; in a variant run, the reference (first) variant's."""
         if self._prompts is None:
+            variants = self.variant_prompts
             try:
-                self._prompts = load_prompts(self.settings.prompts)
+                self._prompts = (next(iter(variants.values())) if variants
+                                 else load_prompts(self.settings.prompts))
             except ValueError as exc:
                 raise pytest.UsageError(str(exc)) from None
         return self._prompts
+
+    @property
+    def variant_prompts(self) -> dict[str, PromptSet]:
+        """Each prompt variant's templates by name, in order (empty: no variant run)."""
+        if self._variant_prompts is None:
+            try:
+                self._variant_prompts = load_variants(self.settings.variants,
+                                                      self.settings.prompts)
+            except ValueError as exc:
+                raise pytest.UsageError(str(exc)) from None
+        return self._variant_prompts
 
     def cases(self) -> list[RweCase]:
         """Every (model, study, repeat) the suite parametrizes."""
@@ -98,9 +121,11 @@ class RweSession:
                 "pytest-rwe: no model to evaluate; pass --rwe-model MODEL "
                 "(e.g. --rwe-model builtin/template) or set ini rwe_models"
             )
+        variants: list[str | None] = [v.name for v in self.settings.variants] or [None]
         return [
-            RweCase(model, load, repeat)
+            RweCase(model, load, repeat, variant)
             for model in self.settings.models
+            for variant in variants
             for load in self.loads
             for repeat in range(self.settings.repeat)
         ]
@@ -153,9 +178,9 @@ class RweSession:
             )
             config = EngineConfig(jury=settings.jury, prompts=self.prompts,
                                   summarize_settings=summarize, judge_settings=judge,
-                                  claims=role != "leader")
+                                  claims=role != "leader", variants=self.variant_prompts)
             self.engine = engine = Engine(config, caller)
-            pairs = [(case.model, case.load.study, case.repeat) for case in self.selected
+            pairs = [(case.arm, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]
             if role == "alone":
                 engine.submit_many(pairs)

@@ -19,6 +19,7 @@ from pytest_rwe.providers.families import same_family_jurors, vendor_family
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.evidence import criterion_value, min_gate, quorum_met
 from pytest_rwe.report.repeats import repeat_passes, repeat_section
+from pytest_rwe.report.variants import variants_section
 from pytest_rwe.rules.diagnostics import aggregate_claims
 from pytest_rwe.stats import (
     CI,
@@ -253,12 +254,16 @@ def _ci_or_none(ci: CI | None) -> dict[str, float] | None:
 
 def aggregate(records: Sequence[Record], settings: ReportSettings, *,
               models: Sequence[str] = (), jury: Sequence[str] = (),
-              no_study: str | None = None) -> dict[str, Any]:
+              no_study: str | None = None, variants: Sequence[str] = (),
+              variant_prompts: Mapping[str, Mapping[str, Any]] | None = None,
+              ) -> dict[str, Any]:
     """Every aggregate section of report.json from the run's records.
 
     ``models`` and ``jury`` give the configured order; models or jurors that only appear in
     the records follow in sorted order. The gate covers the configured models too: one with
     no record fails it (``no_study`` names the cause when the cases folder held none).
+    ``variants`` is the run's prompt variants in order (the first is the reference) and
+    ``variant_prompts`` each one's prompt record (see :mod:`pytest_rwe.report.variants`).
     """
     ordered = sorted_records(records)
     names = model_order(ordered, models)
@@ -337,4 +342,6 @@ def aggregate(records: Sequence[Record], settings: ReportSettings, *,
         "bootstrap": {"resamples": settings.resamples, "level": settings.level,
                       "seed": settings.seed},
         "jurors": jurors,
+        "variants": variants_section(ordered, per_study, settings, variants=variants,
+                                     jury=list(jury) or jurors, prompts=variant_prompts),
     }

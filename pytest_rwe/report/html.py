@@ -29,6 +29,7 @@ from pytest_rwe.report.terminal import (
     fmt_norm,
     resolution_text,
 )
+from pytest_rwe.report.variants import variant_html
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -345,7 +346,7 @@ def render_html(report: Mapping[str, Any]) -> str:
     index = {m: j for j, m in enumerate(models)}
     body = "".join([
         _header(report), _gate(report), warning_html(report), _ranking(report, index),
-        breakdown_html(report), _charts(report, index),
+        variant_html(report), breakdown_html(report), _charts(report, index),
         _self_judging(report), _repeats(report), _agreement(report), _sensitivity(report),
         _grid(report, models),
         _drilldown(report, models), run_html(report)])

@@ -79,9 +79,13 @@ def result_entry(record: Record) -> dict[str, Any]:
             "jurors": [_juror_entry(j) for j in cell["jurors"]],
         }
     summary = record.get("summary")
+    # a prompt variant's entry names it (its "model" is model+variant, as everywhere else)
+    variant = ({"variant": record["variant"], "variant_of": record.get("variant_of")}
+               if record.get("variant") is not None else {})
     return {
         "study": record["study"],
         "model": record["model"],
+        **variant,
         "repeat": record["repeat"],
         "badge": record.get("badge") or "red",
         "error": record.get("error"),
@@ -103,6 +107,7 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
                  meta: Mapping[str, Any] | None = None,
                  no_study: str | None = None,
                  run: Mapping[str, Any] | None = None,
+                 variants: Sequence[str] = (),
                  study_tags: Tags | None = None,
                  study_warnings: Sequence[Mapping[str, Any]] = (),
                  selection: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -111,16 +116,20 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
     ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
     values; the plugin passes the real ones). ``no_study`` is why the run found no study.
     ``run`` is the run section (calls, retries, 429s, each endpoint's concurrency:
-    :meth:`pytest_rwe.report.progress.Progress.run_section`). ``study_tags`` (study id ->
-    :func:`~pytest_rwe.study.selection.study_tags`) gives the ``breakdown`` by design, source
-    and area; ``study_warnings`` are the plausibility warnings of the run's studies
+    :meth:`pytest_rwe.report.progress.Progress.run_section`). ``variants`` names the run's
+    prompt variants in order (the first is the reference); ``prompts`` then holds the
+    reference's templates and, under ``"variants"``, each variant's. ``study_tags`` (study id
+    -> :func:`~pytest_rwe.study.selection.study_tags`) gives the ``breakdown`` by design,
+    source and area; ``study_warnings`` are the plausibility warnings of the run's studies
     (:func:`pytest_rwe.report.study_notes.study_warnings`); ``selection`` is the
     ``--rwe-select`` expression with the number of studies it kept.
     """
     from pytest_rwe import __version__
 
     meta = dict(meta or {})
-    sections = aggregate(records, settings, models=models, jury=jury, no_study=no_study)
+    sections = aggregate(records, settings, models=models, jury=jury, no_study=no_study,
+                         variants=variants,
+                         variant_prompts=(prompts or {}).get("variants"))
     tags = {study: {key: list(values) for key, values in (study_tags or {}).get(study, {}).items()}
             for study in sections["studies"]}
     report: dict[str, Any] = {
@@ -154,6 +163,7 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "repeats": sections["repeats"],
         "self_judging": sections["self_judging"],
         "gate": sections["gate"],
+        "variants": sections["variants"],
         "results": [result_entry(r) for r in sorted_records(records)],
         "run": dict(run) if run is not None else None,
     }

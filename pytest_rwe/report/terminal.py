@@ -13,6 +13,7 @@ from pytest_rwe.report.baseline_text import baseline_lines, gate_lines
 from pytest_rwe.report.breakdown_text import breakdown_lines
 from pytest_rwe.report.run_section import run_lines
 from pytest_rwe.report.study_notes import selection_text, warning_lines
+from pytest_rwe.report.variants import variant_lines
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -317,9 +318,9 @@ def render_summary(report: Mapping[str, Any]) -> list[Line]:
     if not report["models"]:
         return [*lines, [("  no evaluation in this run: nothing to report (see the gate below)",
                           "red")], *baseline_lines(report)]
-    for part in (warning_lines, _means, breakdown_lines, _rubric, _differences, _agreement,
-                 _self_judging, _claims, _repeats, _badges, _sensitivity, baseline_lines,
-                 run_lines):
+    for part in (warning_lines, _means, breakdown_lines, _rubric, _differences, variant_lines,
+                 _agreement, _self_judging, _claims, _repeats, _badges, _sensitivity,
+                 baseline_lines, run_lines):
         lines += part(report)
     return lines
 

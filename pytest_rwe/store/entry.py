@@ -57,7 +57,9 @@ class CallLabel:
 
     ``model`` is the called model's display name (``provider/model``); ``repeat`` is the
     sample index (also in the key); ``subject`` optionally names the model whose summary a
-    judge or repair call is about (in messages and the stored label, not in the path).
+    judge or repair call is about (in messages and the stored label, not in the path);
+    ``variant`` the prompt variant the call was made under (None: the run's only prompts;
+    in messages and the stored label: the prompt itself, in the key, tells variants apart).
     """
 
     kind: CallKind
@@ -66,6 +68,7 @@ class CallLabel:
     model: str
     repeat: int = 0
     subject: str | None = None
+    variant: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("summary", "judge", "repair"):
@@ -89,6 +92,8 @@ class CallLabel:
             text += f" on the summary by {self.subject}"
         if self.repeat:
             text += f" (repeat {self.repeat})"
+        if self.variant:
+            text += f" (prompt variant {self.variant})"
         return text
 
     def stem(self) -> str:
@@ -120,6 +125,8 @@ class CallLabel:
             "criterion": self.criterion,
             "model": self.model,
             "subject": self.subject,
+            # only in a variant run: the stored files of other runs stay byte for byte
+            **({"variant": self.variant} if self.variant else {}),
         }
 
 

@@ -103,6 +103,7 @@ class Handler(BaseHTTPRequestHandler):
             fake._record(record, status=0, fault=kind)
             return None
         if fault is None or kind != "rate_limit":
+            fake._wait_hold(vendor)  # a test's barrier: held until enough are in flight
             fake._pause(fake.latency_s)
         status, headers = 200, {}
         if fault is None or kind in ("reply", "not_json", "empty"):

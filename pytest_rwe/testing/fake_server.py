@@ -88,6 +88,20 @@ class RecordedRequest:
 
 
 @dataclass
+class Hold:
+    """A barrier: a provider's requests get no answer until ``in_flight`` of them are in
+    flight at once and ``refused`` were turned away by its cap, or ``timeout_s`` passes
+    (then they are answered anyway, ``timed_out`` is set, and the counts the test asserts
+    show the shortfall). Once open, it stays open."""
+
+    in_flight: int
+    refused: int
+    deadline: float
+    opened: threading.Event = field(default_factory=threading.Event)
+    timed_out: bool = False
+
+
+@dataclass
 class _State:
     in_flight: Counter[str] = field(default_factory=Counter)
     max_in_flight: Counter[str] = field(default_factory=Counter)
@@ -95,6 +109,7 @@ class _State:
     requests: list[RecordedRequest] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
     clients: set[str] = field(default_factory=set)  # every connection a request came on
+    holds: dict[str, Hold] = field(default_factory=dict)
 
 
 class FakeServer:
@@ -197,6 +212,20 @@ class FakeServer:
             self._state.faults.append(fault)
         return fault
 
+    def hold(self, provider: str, *, until_in_flight: int = 1, until_refused: int = 0,
+             timeout_s: float = 30.0) -> Hold:
+        """Answer ``provider``'s requests only once ``until_in_flight`` of them are in flight
+        together and ``until_refused`` were refused by its cap (see :class:`Hold`).
+
+        A test of concurrency orders events on this instead of on a latency long enough for
+        the requests to overlap, which a busy machine does not honour.
+        """
+        barrier = Hold(until_in_flight, until_refused, time.monotonic() + timeout_s)
+        with self._lock:
+            self._state.holds[provider] = barrier
+            self._check_hold(provider)
+        return barrier
+
     def set_cap(self, provider: str, cap: int | None) -> None:
         with self._lock:
             self._caps[provider] = cap
@@ -254,11 +283,31 @@ class FakeServer:
             cap = self._caps.get(vendor)
             if cap is not None and self._state.in_flight[vendor] >= cap:
                 self._state.rate_limited[vendor] += 1
+                self._check_hold(vendor)
                 return False
             self._state.in_flight[vendor] += 1
             now = self._state.in_flight[vendor]
             self._state.max_in_flight[vendor] = max(self._state.max_in_flight[vendor], now)
+            self._check_hold(vendor)
             return True
+
+    def _check_hold(self, vendor: str) -> None:
+        """Open ``vendor``'s barrier when its counts are reached (caller holds the lock)."""
+        barrier = self._state.holds.get(vendor)
+        if (barrier is not None and self._state.in_flight[vendor] >= barrier.in_flight
+                and self._state.rate_limited[vendor] >= barrier.refused):
+            barrier.opened.set()
+
+    def _wait_hold(self, vendor: str) -> None:
+        """Hold an admitted request of ``vendor`` until its barrier opens (if it has one)."""
+        with self._lock:
+            barrier = self._state.holds.get(vendor)
+        if barrier is None or barrier.opened.is_set():
+            return
+        while not barrier.opened.wait(0.05):
+            if self._stopping.is_set() or time.monotonic() >= barrier.deadline:
+                barrier.timed_out = not self._stopping.is_set()
+                barrier.opened.set()
 
     def _release(self, vendor: str) -> None:
         with self._lock:

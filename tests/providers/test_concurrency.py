@@ -38,7 +38,8 @@ def many_calls(
 
 
 def test_gate_keeps_at_most_n_requests_in_flight(server: FakeServer) -> None:
-    server.latency_s = 0.1
+    for vendor in VENDORS:  # nothing is answered before 5 are in flight: the gate's ceiling
+        server.hold(vendor, until_in_flight=5)
     providers = [provider(v) for v in VENDORS]
     gates = {p.name: AdaptiveLimit(5) for p in providers}
     results = many_calls(providers, 20, gates, CallStats())
@@ -48,18 +49,20 @@ def test_gate_keeps_at_most_n_requests_in_flight(server: FakeServer) -> None:
     assert server.rate_limited() == 0 and server.duplicate_requests() == []
 
 
-def test_server_sustains_48_concurrent_slow_requests(server: FakeServer) -> None:
-    server.latency_s = 0.25
+def test_server_sustains_48_concurrent_requests(server: FakeServer) -> None:
+    barrier = server.hold("openai", until_in_flight=48)
     p = provider("openai")
     results = many_calls([p], 48, {"openai": AdaptiveLimit(48)}, CallStats())
     # all 48 were in flight at once (the server's count, not a clock)
     assert len(results) == 48 and server.max_in_flight("openai") == 48
+    assert not barrier.timed_out
 
 
 def test_server_cap_429s_are_absorbed_by_retries(server: FakeServer) -> None:
-    server.latency_s = 0.1
     server.retry_after_s = 0.1
     server.set_cap("anthropic", 4)
+    # answered only once the cap is full and one more was refused: 429s are certain
+    server.hold("anthropic", until_in_flight=4, until_refused=1)
     stats = CallStats()
     p = provider("anthropic")
     results = many_calls([p], 24, {"anthropic": AdaptiveLimit(8)}, stats)

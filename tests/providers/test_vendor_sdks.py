@@ -16,6 +16,7 @@ from pytest_rwe.testing import FakeServer
 from pytest_rwe.testing.fake_wire import DEFAULT_SUMMARY, count_tokens
 
 T = TypeVar("T")
+HANG_UNTIL_STOPPED_S = 600.0  # a hang the server ends only when it stops (end of test)
 pytestmark = pytest.mark.parametrize("vendor", VENDORS)
 
 
@@ -70,7 +71,8 @@ def test_success_text_latency_tokens(vendor: str, server: FakeServer) -> None:
     server.latency_s = 0.05
     result = generate(provider(vendor), "Summarize this study.")
     assert result.text == DEFAULT_SUMMARY
-    assert 0.05 <= result.latency_s < 2
+    assert result.latency_s >= 0.05  # the server's latency at least (no upper bound: a
+    # busy machine may take any time)
     assert result.usage.output_tokens == count_tokens(DEFAULT_SUMMARY)
     assert result.usage.input_tokens == count_tokens("Summarize this study.")
     (sent,) = server.requests
@@ -127,19 +129,20 @@ def test_500_forever_fails_after_the_attempts(vendor: str, server: FakeServer) -
 
 
 def test_timeout_is_retried_then_fails_clearly(vendor: str, server: FakeServer) -> None:
-    server.add_fault("timeout", provider=vendor, times=-1, hang_s=2.0)
+    # hangs until the server stops: only the client's own timeout can end an attempt
+    server.add_fault("timeout", provider=vendor, times=-1, hang_s=HANG_UNTIL_STOPPED_S)
     p = provider(vendor, timeout_s=0.3)
     with pytest.raises(ProviderError) as info:
         retried(p, RetryPolicy(max_attempts=2, base_delay_s=0.01), RecordingSleep())
     message = str(info.value)
-    # the SDK's own timeout (not the server dropping the connection after its 2 s hang)
+    # the SDK's own timeout (the server never drops the connection while the test runs)
     assert "no answer within 0.3 s" in message and "--rwe-timeout" in message
     assert "after 2 attempts" in message and "--rwe-max-attempts" in message
     assert len([r for r in server.requests if r.fault == "timeout"]) == 2
 
 
 def test_timeout_once_then_success(vendor: str, server: FakeServer) -> None:
-    server.add_fault("timeout", provider=vendor, hang_s=2.0)
+    server.add_fault("timeout", provider=vendor, hang_s=HANG_UNTIL_STOPPED_S)
     result = retried(
         provider(vendor, timeout_s=0.3), RetryPolicy(base_delay_s=0.01), RecordingSleep()
     )
