@@ -43,6 +43,17 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          + ",".join(DEFAULT_JURY) + ")")
     group.addoption("--rwe-cases", metavar="DIR",
                     help="folder of study JSON files (default: ini rwe_cases, cases/studies)")
+    group.addoption("--rwe-select", action="append", default=[], metavar="KEY=VALUE,...",
+                    help="run only the studies whose tags match, e.g. design=case_series or "
+                         "'measure=HR|OR,source!=legend-htn': key=a|b (either), key!=a "
+                         "(neither), case-insensitive shell wildcards; a comma joins "
+                         "conditions that all hold; repeatable. Keys: id; design (cohort, "
+                         "case_series, cross_sectional); measure (HR, OR, RR, IRR, MD, RD, "
+                         "PCT, N); area (source.therapeutic_area, e.g. cardiology); source "
+                         "(literature, legend-htn, or source.collection); hard (true: 9 or "
+                         "more outcomes); timepoints (true, false); significance (all, none, "
+                         "mixed, unreported). A key or value no study has, or a selection of "
+                         "no study, is a usage error (default: ini rwe_select)")
     group.addoption("--rwe-prompts", action="append", default=[], metavar="DIR",
                     help="folder of prompt templates overriding the packaged defaults "
                          "(default: ini rwe_prompts, else a 'prompts' folder beside the "
@@ -97,6 +108,8 @@ def _add_run_options(parser: pytest.Parser) -> None:
     parser.addini("rwe_jury", "comma-separated jurors", default="")
     parser.addini("rwe_cases", "folder of study JSON files, relative to the rootdir",
                   default="cases/studies")
+    parser.addini("rwe_select", "studies to run, one --rwe-select expression a line (all "
+                  "hold), e.g. design=case_series", type="linelist", default=[])
     parser.addini("rwe_prompts", "folder of prompt templates, relative to the rootdir",
                   default="")
     parser.addini("rwe_thresholds",
