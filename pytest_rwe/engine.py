@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import dataclasses
 import threading
 import traceback
 from collections.abc import Coroutine, Iterable, Mapping
@@ -37,6 +36,7 @@ from pytest_rwe.providers.base import (
     GenerationResult,
     GenerationSettings,
     ProviderError,
+    Usage,
 )
 from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
@@ -44,7 +44,7 @@ from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.rules.diagnostics import claim_diagnostics
 from pytest_rwe.settings import VARIANT_SEPARATOR
-from pytest_rwe.store import Deferral, StoreMissError
+from pytest_rwe.store import CallKind, Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
@@ -81,6 +81,20 @@ class EngineConfig:
 
 
 @dataclass(frozen=True)
+class CallUsage:
+    """One call an evaluation made or replayed: the called model, what for, its tokens."""
+
+    model: str
+    kind: CallKind
+    usage: Usage
+    replayed: bool = False
+
+    @classmethod
+    def of(cls, model: str, kind: CallKind, result: GenerationResult) -> CallUsage:
+        return cls(model, kind, result.usage, result.replayed)
+
+
+@dataclass(frozen=True)
 class Evaluation:
     """One summary of one study by one model, and the jury's verdict on it."""
 
@@ -94,6 +108,9 @@ class Evaluation:
     bugs: tuple[str, ...] = ()
     #: the summary's claim diagnostics (:mod:`pytest_rwe.rules.diagnostics`), when computed
     claims: Mapping[str, Any] | None = None
+    #: every call that answered: the summary, then the judge calls and repairs (failed
+    #: calls are not billed and not listed)
+    calls: tuple[CallUsage, ...] = ()
 
     @property
     def juror_errors(self) -> tuple[JurorScore, ...]:
@@ -249,10 +266,7 @@ class Engine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
-        called, variant, prompts = self.config.arm(model)  # a prompt variant calls its model
-        request = summarize_request(study, prompts, self.config.summarize_settings)
-        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=called,
-                          repeat=repeat, variant=variant)
+        called, request, label = summary_call(self.config, model, study, repeat)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
         bugs: list[str] = []
         try:
@@ -272,32 +286,28 @@ class Engine:
         early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
         claims = asyncio.ensure_future(
             asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
+        calls = [CallUsage.of(called, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
-                                        bugs=bugs, prompts=prompts, repeat=repeat)
+                                        bugs=bugs, calls=calls, repeat=repeat)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             claims.cancel()
-            return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
+            return Evaluation(model, study.id, repeat, summary, None, error=str(exc),
+                              calls=tuple(calls))
         return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs),
-                          claims=await _diagnosed(claims, bugs))
+                          claims=await _diagnosed(claims, bugs), calls=tuple(calls))
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
                      defer: Deferral | None = None, bugs: list[str] | None = None,
-                     prompts: PromptSet | None = None, repeat: int = 0) -> Verdict:
-        prompts = prompts or self.config.prompts
-        # rendered once: each of the nine judge prompts embeds it
-        shown = render_summarize_prompt(study, prompts)
-        requests = {
-            criterion: judge_request(study, summary, criterion, prompts,
-                                     self.config.judge_settings, shown)
-            for criterion in criteria
-        }
+                     calls: list[CallUsage] | None = None, repeat: int = 0) -> Verdict:
+        requests = judge_requests(self.config, study, summary, criteria, model=model)
         found = [] if bugs is None else bugs
+        made = [] if calls is None else calls
         jobs = [
             self._judge_one(juror, study, requests[criterion], criterion, model, defer, found,
-                            repeat)
+                            made, repeat)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -305,21 +315,21 @@ class Engine:
 
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
-        model: str, defer: Deferral | None, bugs: list[str], repeat: int = 0,
+        model: str, defer: Deferral | None, bugs: list[str], calls: list[CallUsage],
+        repeat: int = 0,
     ) -> JurorScore:
-        # the label names the model under test and its prompt variant apart; the file is
-        # beside the summary it judges (its repeat too), the key leaves the repeat out
-        subject, variant, _ = self.config.arm(model)
-        label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
-                          subject=subject, variant=variant, repeat=repeat)
+        label = judge_label(self.config, "judge", juror, study, criterion, model, repeat)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
+            calls.append(CallUsage.of(juror, "judge", reply))
             try:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
-                repair_label = dataclasses.replace(label, kind="repair")
+                repair_label = judge_label(self.config, "repair", juror, study, criterion, model,
+                                           repeat)
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
+                calls.append(CallUsage.of(juror, "repair", second))
                 try:
                     parsed = parse_judge_reply(second.text, criterion)
                 except ReplyError as again:
@@ -332,6 +342,42 @@ class Engine:
         except Exception as exc:
             return _error(juror, criterion, _bug(exc, juror, bugs))
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
+
+
+# The calls of an evaluation, built in one place: the engine makes them, and the planner
+# (pytest_rwe.plan) looks them up in the store without making them.
+def summary_call(config: EngineConfig, model: str, study: Study, repeat: int
+                 ) -> tuple[str, GenerationRequest, CallLabel]:
+    """The summary call of a (model, study, repeat): the model to call, request and label
+    (a prompt variant's pair calls its model with the variant's templates)."""
+    called, variant, prompts = config.arm(model)
+    request = summarize_request(study, prompts, config.summarize_settings)
+    label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=called,
+                      repeat=repeat, variant=variant)
+    return called, request, label
+
+
+def judge_requests(config: EngineConfig, study: Study, summary: str,
+                   criteria: Iterable[Criterion] = CRITERIA, *, model: str | None = None
+                   ) -> dict[Criterion, GenerationRequest]:
+    """Per criterion, the judge request on ``summary`` by ``model`` (the same for every
+    juror), with the templates of the model's prompt variant if it has one."""
+    prompts = config.prompts if model is None else config.arm(model)[2]
+    # rendered once: each of the nine judge prompts embeds it
+    shown = render_summarize_prompt(study, prompts)
+    return {criterion: judge_request(study, summary, criterion, prompts,
+                                     config.judge_settings, shown)
+            for criterion in criteria}
+
+
+def judge_label(config: EngineConfig, kind: CallKind, juror: str, study: Study,
+                criterion: Criterion, model: str, repeat: int = 0) -> CallLabel:
+    """The label of a judge call or its repair, by ``juror`` on ``model``'s summary of
+    ``repeat``: the model under test and its prompt variant apart. The file is filed beside
+    that summary (its repeat too); the key leaves the repeat out (:attr:`CallLabel.key_repeat`)."""
+    subject, variant, _ = config.arm(model)
+    return CallLabel(kind=kind, study_id=study.id, criterion=criterion, model=juror,
+                     subject=subject, variant=variant, repeat=repeat)
 
 
 async def _none() -> None:

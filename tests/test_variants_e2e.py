@@ -136,6 +136,21 @@ def test_two_variants_in_one_run_are_compared_per_criterion(
         assert replayed["differences"][key] == comp["differences"][key]
 
 
+@pytest.mark.parametrize("workers", WORKERS)
+def test_the_plan_of_a_variant_run_is_the_calls_it_makes(
+        pytester: pytest.Pytester, server: FakeServer, workers: int) -> None:
+    """--rwe-plan plans each variant with its own prompts: the run then makes exactly the
+    announced calls (two summaries per cohort, one for the case series both share)."""
+    args = ["--rwe-variant", "terse=prompts_terse", "--rwe-report", "out", *xdist_args(workers)]
+    planned = pytester.runpytest(*args, "--rwe-plan")
+    assert planned.ret == 0 and server.requests == []
+    total = json.loads((pytester.path / "out" / "plan.json").read_text("utf-8"))["total"]
+    assert total["stored"] == 0
+    pytester.runpytest(*args)
+    assert len(server.requests) == total["new"] == (2 * len(COHORTS) + 1) * 4
+    assert server.duplicate_requests() == []
+
+
 def test_repeated_prompts_folders_name_the_variants(pytester: pytest.Pytester,
                                                     server: FakeServer) -> None:
     plain = pytester.path / "plain"

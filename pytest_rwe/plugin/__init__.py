@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_rwe.plugin import hookspecs
+from pytest_rwe.plugin import hookspecs, selection
 from pytest_rwe.plugin.records import PROGRESS_PROPERTY, RECORD_PROPERTY, record_key
 from pytest_rwe.plugin.session import (
     RUN_ID_KEY,
@@ -94,9 +94,12 @@ def pytest_configure(config: pytest.Config) -> None:
         rwe = get_session(config)
         if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
             rwe.check_usable()  # asked for on the command line: check the keys now too
-        if config.getoption("--rwe-cases") or config.getoption("--rwe-model"):
-            # asked for on the command line: a folder without a study is a usage error now,
-            # before xdist starts workers (a mistyped path must not pass on no evidence)
+        selection.conditions(config)  # a bad --rwe-select or rwe_select stops the run now
+        if (config.getoption("--rwe-cases") or config.getoption("--rwe-model")
+                or config.getoption("--rwe-select")):
+            # asked for on the command line: a folder without a study, or a selection that
+            # keeps none, is a usage error now, before xdist starts workers (a mistyped path
+            # or value must not pass on no evidence)
             check_studies(config)
         if jury_rules_given(config):
             jury_rules(config)  # a bad quorum or rule stops the run before workers start
@@ -112,6 +115,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         # after the report plugin, as before: its sessionfinish runs last (trylast)
         config.pluginmanager.register(baseline.read_gate(config), "rwe-baseline-gate")
+    if config.getoption("--rwe-plan") and not hasattr(config, "workerinput"):
+        from pytest_rwe.plugin import plan
+
+        plan.configure(config)  # one process, no call, no report: the plan instead
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -169,6 +176,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         loads = get_session(metafunc.config).loads
         metafunc.parametrize("rwe_study_load", loads, ids=[load.id for load in loads],
                              indirect=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if any(selection.load_of(item) is not None for item in items):  # the studies are loaded
+        selection.deselect(config, items, get_session(config).loads)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

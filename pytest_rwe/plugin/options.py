@@ -26,6 +26,9 @@ def add_options(parser: pytest.Parser) -> None:
     add_baseline_options(parser)  # --rwe-baseline, --rwe-max-drop
     add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
     add_report_options(parser)  # --rwe-bt-time-weight
+    from pytest_rwe.plugin.plan import add_cost_options
+
+    add_cost_options(parser)  # --rwe-plan, --rwe-prices
 
 
 def _add_run_options(parser: pytest.Parser) -> None:
@@ -40,6 +43,17 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          + ",".join(DEFAULT_JURY) + ")")
     group.addoption("--rwe-cases", metavar="DIR",
                     help="folder of study JSON files (default: ini rwe_cases, cases/studies)")
+    group.addoption("--rwe-select", action="append", default=[], metavar="KEY=VALUE,...",
+                    help="run only the studies whose tags match, e.g. design=case_series or "
+                         "'measure=HR|OR,source!=legend-htn': key=a|b (either), key!=a "
+                         "(neither), case-insensitive shell wildcards; a comma joins "
+                         "conditions that all hold; repeatable. Keys: id; design (cohort, "
+                         "case_series, cross_sectional); measure (HR, OR, RR, IRR, MD, RD, "
+                         "PCT, N); area (source.therapeutic_area, e.g. cardiology); source "
+                         "(literature, legend-htn, or source.collection); hard (true: 9 or "
+                         "more outcomes); timepoints (true, false); significance (all, none, "
+                         "mixed, unreported). A key or value no study has, or a selection of "
+                         "no study, is a usage error (default: ini rwe_select)")
     group.addoption("--rwe-prompts", action="append", default=[], metavar="DIR",
                     help="folder of prompt templates overriding the packaged defaults "
                          "(default: ini rwe_prompts, else a 'prompts' folder beside the "
@@ -79,7 +93,8 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          f"{DEFAULT_TIMEOUT_S:g})")
     group.addoption("--rwe-weights", metavar="KEY=W,...",
                     help="rubric weights, e.g. direction_of_effect=20,numbers_accurate=6,"
-                         "completeness=5,inference_time=3 (these defaults; ini rwe_weights)")
+                         "completeness=5,inference_time=3 (these defaults; ini rwe_weights); "
+                         "cost=W also ranks on USD per summary (off by default)")
     group.addoption("--rwe-normalize-max", metavar="KEY=MAX,...",
                     help="normalize a rubric key against this max instead of the observed one, "
                          "e.g. completeness=1.0 (ini rwe_normalize_max)")
@@ -93,6 +108,8 @@ def _add_run_options(parser: pytest.Parser) -> None:
     parser.addini("rwe_jury", "comma-separated jurors", default="")
     parser.addini("rwe_cases", "folder of study JSON files, relative to the rootdir",
                   default="cases/studies")
+    parser.addini("rwe_select", "studies to run, one --rwe-select expression a line (all "
+                  "hold), e.g. design=case_series", type="linelist", default=[])
     parser.addini("rwe_prompts", "folder of prompt templates, relative to the rootdir",
                   default="")
     parser.addini("rwe_thresholds",

@@ -16,7 +16,9 @@ import pytest
 
 from pytest_rwe import escape
 from pytest_rwe.engine import Engine
+from pytest_rwe.plugin import selection
 from pytest_rwe.plugin.options import option_text
+from pytest_rwe.plugin.plan import read_prices
 from pytest_rwe.plugin.session import get_session, jury_rules
 from pytest_rwe.plugin.studies import NO_STUDY_PROPERTY, no_study_problem
 from pytest_rwe.redact import display_name
@@ -24,8 +26,10 @@ from pytest_rwe.report import build_report, build_report_settings, write_report
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.progress import Progress
 from pytest_rwe.report.report_json import git_commit
+from pytest_rwe.report.study_notes import study_warnings
 from pytest_rwe.report.terminal import Line, render_gate, render_summary
 from pytest_rwe.settings import SettingsError, arm_name
+from pytest_rwe.study.selection import study_tags
 
 
 def read_report_settings(config: pytest.Config) -> ReportSettings:
@@ -36,7 +40,7 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
     elif config.getini("rwe_report"):
         directory = config.rootpath / str(config.getini("rwe_report"))
     try:
-        return build_report_settings(
+        settings = build_report_settings(
             weights=option_text(config, "--rwe-weights", "rwe_weights"),
             normalize_max=option_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
             minimums=option_text(config, "--rwe-min", "rwe_min"),
@@ -45,6 +49,7 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
+    return dataclasses.replace(settings, prices=read_prices(config))
 
 
 class ReportPlugin:
@@ -109,6 +114,7 @@ class ReportPlugin:
             meta={"git_commit": git_commit(self.config.rootpath)},
             no_study=no_study,
             run=self._run_section(rwe.engine),
+            **self._study_sections(),
         )
         self.report["quorum"] = rules.quorum
         self.report["exclude_self"] = rules.exclude_self
@@ -122,6 +128,21 @@ class ReportPlugin:
                 failed = True
         if failed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _study_sections(self) -> dict[str, Any]:
+        """The tags and the plausibility warnings of the studies the records evaluated, and
+        the ``--rwe-select`` selection: computed here, on the controller, once per run (the
+        studies are loaded in this process too), never per worker or per test."""
+        try:
+            loads = get_session(self.config).loads
+        except pytest.UsageError:  # no cases folder: already the no-study cause
+            return {}
+        by_id = {load.id: load.study for load in loads if load.study is not None}
+        evaluated = [study for study_id in sorted({str(r["study"]) for r in self.records})
+                     if (study := by_id.get(study_id)) is not None]
+        return {"study_tags": {study.id: study_tags(study) for study in evaluated},
+                "study_warnings": study_warnings(evaluated, self.config.rootpath),
+                "selection": selection.selection_section(self.config, loads)}
 
     def _run_section(self, engine: Engine | None) -> dict[str, Any] | None:
         """Calls, retries, 429s and each endpoint's concurrency, over every process."""

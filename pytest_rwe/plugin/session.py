@@ -75,6 +75,7 @@ class RweSession:
         """Start importing the vendor SDKs this run may call (never for a replay-only run,
         nor on an xdist worker that may not lead: a follower reads the leader's answers)."""
         if (self.preloader is None and self.settings.record != "none"
+                and not self.config.getoption("--rwe-plan")
                 and self.role in ("alone", "leader")):
             self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
             self.preloader.start()
@@ -139,7 +140,8 @@ class RweSession:
     def find_usage_problem(self) -> str | None:
         """Why the configured models and jurors cannot be called, or None."""
         # replay-only runs (pull requests from forks) call nothing and need no key
-        need_keys = self.settings.record != "none"
+        # a plan (--rwe-plan) calls nothing either
+        need_keys = self.settings.record != "none" and not self.config.getoption("--rwe-plan")
         problems = [
             *model_problems(self.settings.models, "--rwe-model", need_keys=need_keys),
             *model_problems(self.settings.jury, "--rwe-jury", need_keys=need_keys),
@@ -148,6 +150,13 @@ class RweSession:
             return None
         return redact("pytest-rwe cannot start:\n  " + "\n  ".join(problems)
                       + "\nRun offline with --rwe-model builtin/template --rwe-jury builtin/rules.")
+
+    def engine_config(self, summarize: GenerationSettings, judge: GenerationSettings, *,
+                      claims: bool = True) -> EngineConfig:
+        """The engine's jury, prompts and settings (also what ``--rwe-plan`` plans with)."""
+        return EngineConfig(jury=self.settings.jury, prompts=self.prompts,
+                            summarize_settings=summarize, judge_settings=judge, claims=claims,
+                            variants=self.variant_prompts)
 
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
         """Create the engine; queue every selected pair, or follow the run's leader."""
@@ -176,9 +185,7 @@ class RweSession:
                 concurrency=settings.concurrency,
                 budget=registry,
             )
-            config = EngineConfig(jury=settings.jury, prompts=self.prompts,
-                                  summarize_settings=summarize, judge_settings=judge,
-                                  claims=role != "leader", variants=self.variant_prompts)
+            config = self.engine_config(summarize, judge, claims=role != "leader")
             self.engine = engine = Engine(config, caller)
             pairs = [(case.arm, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]

@@ -13,7 +13,10 @@ from typing import Any
 
 from pytest_rwe import escape
 from pytest_rwe.report.baseline_text import baseline_markdown
+from pytest_rwe.report.breakdown_text import breakdown_markdown
+from pytest_rwe.report.cost_text import cost_note, cost_rows
 from pytest_rwe.report.run_section import run_markdown
+from pytest_rwe.report.study_notes import selection_text, warning_markdown
 from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
 from pytest_rwe.report.variants import variant_markdown
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
@@ -204,6 +207,15 @@ def _claims(report: Mapping[str, Any]) -> list[str]:
                      "outcomes mentioned"], rows), ""]
 
 
+def _cost(report: Mapping[str, Any]) -> list[str]:
+    rows = cost_rows(report)
+    if not rows:
+        return []
+    header, *body = rows
+    return ["### Tokens and cost", "", esc(cost_note(report)), "",
+            *_table(["", *header[1:]], [[esc(row[0]), *row[1:]] for row in body]), ""]
+
+
 def _share(rate: float | None, n: int) -> str:
     return "n/a" if rate is None else f"{100 * rate:.1f}% of {n}"
 
@@ -221,11 +233,14 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         + f"; pytest-rwe {esc(report['plugin_version'])}.",
         "",
     ]
+    selection = selection_text(report)
+    if selection:
+        head += [f"Studies selected with `{esc(selection)}`.", ""]
     gate = _gate(report)
     body = [*head, *([*gate, ""] if gate else []), *baseline_markdown(report),
-            *_ranking(report), "", *variant_markdown(report), *_self_judging(report),
-            *_repeats(report),
-            "### Jury agreement", "", *_agreement(report), "", *_claims(report),
+            *warning_markdown(report), *_ranking(report), "", *variant_markdown(report),
+            *breakdown_markdown(report), *_self_judging(report), *_repeats(report),
+            "### Jury agreement", "", *_agreement(report), "", *_claims(report), *_cost(report),
             "### Badges", "",
             *_badges(report), *_failures(report), "", *run_markdown(report)]
     return "\n".join(body)

@@ -10,9 +10,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe.report.baseline_text import baseline_lines, gate_lines
+from pytest_rwe.report.breakdown_text import breakdown_lines
+from pytest_rwe.report.cost_text import cost_note, cost_rows
 from pytest_rwe.report.run_section import run_lines
+from pytest_rwe.report.study_notes import selection_text, warning_lines
 from pytest_rwe.report.variants import variant_lines
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
+from pytest_rwe.stats.rubric import COST
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
 Segment = tuple[str, str | None]
@@ -23,9 +27,10 @@ GRID_LIMIT = 20
 #: at most this many non-green rows are listed in the terminal (the HTML has them all)
 ROW_LIMIT = 25
 _BADGE_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
-_DIFF_PATTERN = {INFERENCE_TIME: "{:+.3f}"}
+_DIFF_PATTERN = {INFERENCE_TIME: "{:+.3f}", COST: "{:+.4f}"}
 SHORT = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
-         "completeness": "complete", INFERENCE_TIME: "time", WEIGHTED_SCORE: "score"}
+         "completeness": "complete", INFERENCE_TIME: "time", COST: "cost",
+         WEIGHTED_SCORE: "score"}
 
 
 def plain(lines: Sequence[Line]) -> list[str]:
@@ -302,6 +307,13 @@ def _claims(report: Mapping[str, Any]) -> list[Line]:
              ("; ".join(parts), None)]]
 
 
+def _cost(report: Mapping[str, Any]) -> list[Line]:
+    rows = cost_rows(report)
+    if not rows:
+        return []
+    return [[("tokens and cost:", "bold")], *table(rows), [("  " + cost_note(report), None)]]
+
+
 def _pct(rate: float | None) -> str:
     return "n/a" if rate is None else f"{100 * rate:.0f}%"
 
@@ -311,12 +323,14 @@ def render_summary(report: Mapping[str, Any]) -> list[Line]:
     models = len(report["models"])
     head = (f"pytest-rwe: {len(report['studies'])} studies x {models} model"
             f"{'s' if models != 1 else ''}, jury {', '.join(report['jury'])}")
-    lines: list[Line] = [[(head, "bold")]]
+    selection = selection_text(report)
+    lines: list[Line] = [[(head + (f"; {selection}" if selection else ""), "bold")]]
     if not report["models"]:
         return [*lines, [("  no evaluation in this run: nothing to report (see the gate below)",
                           "red")], *baseline_lines(report)]
-    for part in (_means, _rubric, _differences, variant_lines, _agreement, _self_judging,
-                 _claims, _repeats, _badges, _sensitivity, baseline_lines, run_lines):
+    for part in (warning_lines, _means, breakdown_lines, _rubric, _differences, variant_lines,
+                 _agreement, _self_judging, _claims, _repeats, _badges, _sensitivity, _cost,
+                 baseline_lines, run_lines):
         lines += part(report)
     return lines
 
