@@ -129,6 +129,11 @@ def test_an_alias_and_the_full_name_share_one_folder(
     full = pytester.runpytest(*xdist_args(workers), "--rwe-record", "none")
     full.assert_outcomes(passed=len(STUDIES) * 3)
     assert server.requests == []
+    # and the plan, given the aliases, finds every one of them stored
+    pytester.runpytest(*xdist_args(workers), "--rwe-plan", "--rwe-report", "out",
+                       "--rwe-model", "gpt-4.1-mini", "--rwe-jury", bare_jury)
+    total = json.loads((pytester.path / "out" / "plan.json").read_text())["total"]
+    assert (total["stored"], total["new"]) == (len(STUDIES) * CALLS_PER_PAIR, 0)
 
 
 def rwe(pytester: pytest.Pytester, *args: str) -> subprocess.CompletedProcess[str]:
