@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pytest_rwe.verdict import CRITERIA, Criterion, check_criterion
 
@@ -22,6 +23,9 @@ RECORD_MODES = ("new", "none", "all")
 DEFAULT_CONCURRENCY = 16
 DEFAULT_DEADLINE_S = 900.0  # how long one rate-limited call keeps retrying
 DEFAULT_TIMEOUT_S = 180.0  # one attempt
+# what a criterion test asserts over --rwe-repeat N (see pytest_rwe.jury_rules)
+RepeatRule = Literal["all", "majority", "mean"]
+REPEAT_RULES: tuple[RepeatRule, ...] = ("all", "majority", "mean")
 
 
 class SettingsError(ValueError):

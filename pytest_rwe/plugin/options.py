@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.jury_rules import REPEAT_RULES
 from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,
     DEFAULT_DEADLINE_S,
     DEFAULT_JURY,
     DEFAULT_TIMEOUT_S,
     RECORD_MODES,
+    REPEAT_RULES,
     RweSettings,
     SettingsError,
     build_settings,

@@ -3,31 +3,30 @@ the engine and the jury rules (``--rwe-quorum``, ``--rwe-exclude-self``, ``--rwe
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_rwe.caller import Caller
-from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.jury_rules import JuryRules, build_jury_rules
 from pytest_rwe.plugin.options import read_settings
-from pytest_rwe.prompts import PromptSet, load_prompts
-from pytest_rwe.providers.base import GenerationSettings
-from pytest_rwe.providers.preload import SdkPreloader
-from pytest_rwe.providers.registry import model_problems
-from pytest_rwe.providers.retry import RetryPolicy
+from pytest_rwe.plugin.workers import RUN_ID_INPUT, worker_input
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings, SettingsError
-from pytest_rwe.store import ResponseStore
-from pytest_rwe.store.budget import StoreBudget
-from pytest_rwe.store.leader import Role, RunLeader, worker_role
-from pytest_rwe.study import StudyLoad, load_folder
+
+if TYPE_CHECKING:  # the heavy side: imported where a run evaluates, not to load the plugin
+    import concurrent.futures
+
+    from pytest_rwe.engine import Engine
+    from pytest_rwe.jury_rules import JuryRules
+    from pytest_rwe.prompts import PromptSet
+    from pytest_rwe.providers.base import GenerationSettings
+    from pytest_rwe.providers.preload import SdkPreloader
+    from pytest_rwe.store.leader import Role
+    from pytest_rwe.study import StudyLoad
 
 
 @dataclass(frozen=True)
@@ -67,12 +66,16 @@ class RweSession:
         nor on an xdist worker that may not lead: a follower reads the leader's answers)."""
         if (self.preloader is None and self.settings.record != "none"
                 and self.role in ("alone", "leader")):
+            from pytest_rwe.providers.preload import SdkPreloader
+
             self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
             self.preloader.start()
 
     @property
     def loads(self) -> list[StudyLoad]:
         if self._loads is None:
+            from pytest_rwe.study import load_folder
+
             folder = self.settings.cases
             if not folder.is_dir():
                 raise pytest.UsageError(
@@ -85,6 +88,8 @@ class RweSession:
     @property
     def prompts(self) -> PromptSet:
         if self._prompts is None:
+            from pytest_rwe.prompts import load_prompts
+
             try:
                 self._prompts = load_prompts(self.settings.prompts)
             except ValueError as exc:
@@ -113,6 +118,8 @@ class RweSession:
 
     def find_usage_problem(self) -> str | None:
         """Why the configured models and jurors cannot be called, or None."""
+        from pytest_rwe.providers.registry import model_problems
+
         # replay-only runs (pull requests from forks) call nothing and need no key
         need_keys = self.settings.record != "none"
         problems = [
@@ -127,6 +134,13 @@ class RweSession:
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
         """Create the engine; queue every selected pair, or follow the run's leader."""
         if self.engine is None:
+            from pytest_rwe.caller import Caller
+            from pytest_rwe.engine import Engine, EngineConfig
+            from pytest_rwe.providers.retry import RetryPolicy
+            from pytest_rwe.store import ResponseStore
+            from pytest_rwe.store.budget import StoreBudget
+            from pytest_rwe.store.leader import RunLeader
+
             settings, role = self.settings, self.role
             calls = settings.record != "none"
             run_id = _run_id(self.config)
@@ -171,7 +185,9 @@ class RweSession:
     @property
     def role(self) -> Role:
         """This process's part in calling models (see :mod:`pytest_rwe.store.leader`)."""
-        return worker_role(getattr(self.config, "workerinput", None))
+        from pytest_rwe.store.leader import worker_role
+
+        return worker_role(worker_input(self.config))
 
 
 def _when_all_done(futures: list[concurrent.futures.Future[Any]],
@@ -196,15 +212,15 @@ def _when_all_done(futures: list[concurrent.futures.Future[Any]],
 
 def _run_id(config: pytest.Config) -> str:
     """One id for the whole run, shared by xdist workers (set by the controller)."""
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput and "rwe_run_id" in workerinput:
-        return str(workerinput["rwe_run_id"])
+    workerinput = worker_input(config)
+    if workerinput and RUN_ID_INPUT in workerinput:
+        return str(workerinput[RUN_ID_INPUT])
     return config.stash.get(RUN_ID_KEY, f"{os.getpid()}-{time.time():.0f}")
 
 
 RUN_ID_KEY = pytest.StashKey[str]()
 SESSION_KEY = pytest.StashKey[RweSession]()
-RULES_KEY = pytest.StashKey[JuryRules]()
+RULES_KEY = pytest.StashKey["JuryRules"]()
 
 
 def get_session(config: pytest.Config) -> RweSession:
@@ -231,6 +247,8 @@ def jury_rules(config: pytest.Config) -> JuryRules:
     rules = config.stash.get(RULES_KEY, None)
     if rules is not None:
         return rules
+    from pytest_rwe.jury_rules import build_jury_rules
+
     settings = get_session(config).settings
     exclude = config.getoption("--rwe-exclude-self")
     try:
