@@ -43,15 +43,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_rwe.criteria import default_weights
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
 RUBRIC_KEYS: tuple[str, ...] = (*CRITERIA, INFERENCE_TIME)
-DEFAULT_WEIGHTS: Mapping[str, float] = {
-    "direction_of_effect": 20.0,
-    "numbers_accurate": 6.0,
-    "completeness": 5.0,
-    INFERENCE_TIME: 3.0,
-}
+DEFAULT_WEIGHTS: Mapping[str, float] = default_weights()  # the criterion table's
 TIE_TOLERANCE = 1e-9
 
 ModelMeans = Mapping[str, Mapping[str, float | None]]
