@@ -38,6 +38,7 @@ from pytest_rwe.providers.base import (
     Provider,
     Usage,
 )
+from pytest_rwe.providers.vendors import known_vendor
 
 DEFAULT_BUDGET = 16000
 _SMALL_BUDGETS = (
@@ -64,7 +65,7 @@ class AnthropicProvider(Provider):
     """``anthropic/<model>`` through the Messages API."""
 
     name = "anthropic"
-    key_variables = ("ANTHROPIC_API_KEY",)
+    key_variables = known_vendor("anthropic").key_variables  # the vendor table's
     accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:

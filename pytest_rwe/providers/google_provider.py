@@ -40,6 +40,7 @@ from pytest_rwe.providers.base import (
     Provider,
     Usage,
 )
+from pytest_rwe.providers.vendors import known_vendor
 
 THINKING_BUDGET = 16384
 DEFAULT_BUDGET = 2048
@@ -59,7 +60,7 @@ class GoogleProvider(Provider):
     """``google/<model>`` through the google-genai SDK."""
 
     name = "google"
-    key_variables = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+    key_variables = known_vendor("google").key_variables  # the vendor table's
     accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:

@@ -39,6 +39,7 @@ from pytest_rwe.providers.base import (
     Provider,
     Usage,
 )
+from pytest_rwe.providers.vendors import known_vendor
 
 _REASONING = re.compile(r"^(o[1-9]|gpt-5)(?!.*-chat)")
 REASONING_BUDGET = 16000
@@ -51,7 +52,7 @@ class OpenAIProvider(Provider):
     """``openai/<model>`` through ``AsyncOpenAI().chat.completions.create``."""
 
     name = "openai"
-    key_variables = ("OPENAI_API_KEY",)
+    key_variables = known_vendor("openai").key_variables  # the vendor table's
     accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
