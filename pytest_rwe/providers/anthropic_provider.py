@@ -61,6 +61,8 @@ NONSTREAMING_LIMITS: Mapping[str, int] = {
 }
 
 
+_BASE_URL_VARIABLE = known_vendor("anthropic").base_url_variable or ""
+
 class AnthropicProvider(Provider):
     """``anthropic/<model>`` through the Messages API."""
 
@@ -113,7 +115,7 @@ class AnthropicProvider(Provider):
         return self._client
 
     def budget_key(self) -> str:
-        return common.budget_key(self.name, self._options, "ANTHROPIC_BASE_URL",
+        return common.budget_key(self.name, self._options, _BASE_URL_VARIABLE,
                                   "https://api.anthropic.com")
 
     def load_sdk(self) -> None:

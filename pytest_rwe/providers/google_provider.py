@@ -56,6 +56,8 @@ def gemini_version(model: str) -> tuple[int, int] | None:
     return int(match.group(1)), int(match.group(2) or 0)
 
 
+_BASE_URL_VARIABLE = known_vendor("google").base_url_variable or ""
+
 class GoogleProvider(Provider):
     """``google/<model>`` through the google-genai SDK."""
 
@@ -125,7 +127,7 @@ class GoogleProvider(Provider):
         )
 
     def budget_key(self) -> str:
-        return common.budget_key(self.name, self._options, "GOOGLE_GEMINI_BASE_URL",
+        return common.budget_key(self.name, self._options, _BASE_URL_VARIABLE,
                                   "https://generativelanguage.googleapis.com")
 
     def load_sdk(self) -> None:

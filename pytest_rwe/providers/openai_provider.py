@@ -48,6 +48,8 @@ DEFAULT_BUDGET = 2048
 _NO_KEY = "unused"
 
 
+_BASE_URL_VARIABLE = known_vendor("openai").base_url_variable or ""
+
 class OpenAIProvider(Provider):
     """``openai/<model>`` through ``AsyncOpenAI().chat.completions.create``."""
 
@@ -97,7 +99,7 @@ class OpenAIProvider(Provider):
         return self._client
 
     def budget_key(self) -> str:
-        return common.budget_key(self.name, self._options, "OPENAI_BASE_URL",
+        return common.budget_key(self.name, self._options, _BASE_URL_VARIABLE,
                                   "https://api.openai.com/v1")
 
     def load_sdk(self) -> None:
