@@ -36,13 +36,15 @@ from pytest_rwe.providers.base import (
     GenerationResult,
     GenerationSettings,
     ProviderError,
+    Usage,
 )
 from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.rules.diagnostics import claim_diagnostics
-from pytest_rwe.store import Deferral, StoreMissError
+from pytest_rwe.settings import VARIANT_SEPARATOR
+from pytest_rwe.store import CallKind, Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
@@ -64,6 +66,32 @@ class EngineConfig:
     #: an xdist leader evaluates every pair but tests only its own, so it leaves them to
     #: the tests
     claims: bool = True
+    #: prompt variants by name: a pair's model ``model+name`` (see
+    #: :func:`pytest_rwe.settings.arm_name`) is ``model`` summarized and judged with that
+    #: variant's templates
+    variants: Mapping[str, PromptSet] = field(default_factory=dict)
+
+    def arm(self, model: str) -> tuple[str, str | None, PromptSet]:
+        """For the pair model ``model`` (a model, or a model+variant arm): the model to
+        call, the variant's name (None) and the templates it is summarized and judged with."""
+        head, sep, name = model.rpartition(VARIANT_SEPARATOR)
+        if sep and name in self.variants:
+            return head, name, self.variants[name]
+        return model, None, self.prompts
+
+
+@dataclass(frozen=True)
+class CallUsage:
+    """One call an evaluation made or replayed: the called model, what for, its tokens."""
+
+    model: str
+    kind: CallKind
+    usage: Usage
+    replayed: bool = False
+
+    @classmethod
+    def of(cls, model: str, kind: CallKind, result: GenerationResult) -> CallUsage:
+        return cls(model, kind, result.usage, result.replayed)
 
 
 @dataclass(frozen=True)
@@ -80,6 +108,9 @@ class Evaluation:
     bugs: tuple[str, ...] = ()
     #: the summary's claim diagnostics (:mod:`pytest_rwe.rules.diagnostics`), when computed
     claims: Mapping[str, Any] | None = None
+    #: every call that answered: the summary, then the judge calls and repairs (failed
+    #: calls are not billed and not listed)
+    calls: tuple[CallUsage, ...] = ()
 
     @property
     def juror_errors(self) -> tuple[JurorScore, ...]:
@@ -235,13 +266,11 @@ class Engine:
         return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _evaluate(self, model: str, study: Study, repeat: int) -> Evaluation:
-        request = summarize_request(study, self.config.prompts, self.config.summarize_settings)
-        label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=model,
-                          repeat=repeat)
+        called, request, label = summary_call(self.config, model, study, repeat)
         defer = self._leader if (model, study.id, repeat) in self._followed else None
         bugs: list[str] = []
         try:
-            summary = await self.caller.call(model, request, label, defer=defer)
+            summary = await self.caller.call(called, request, label, defer=defer)
         except (ProviderError, StoreMissError) as exc:
             return Evaluation(model, study.id, repeat, None, None, error=redact(str(exc)))
         except Exception as exc:
@@ -257,29 +286,28 @@ class Engine:
         early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
         claims = asyncio.ensure_future(
             asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
+        calls = [CallUsage.of(called, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
-                                        bugs=bugs)
+                                        bugs=bugs, calls=calls)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             claims.cancel()
-            return Evaluation(model, study.id, repeat, summary, None, error=str(exc))
+            return Evaluation(model, study.id, repeat, summary, None, error=str(exc),
+                              calls=tuple(calls))
         return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs),
-                          claims=await _diagnosed(claims, bugs))
+                          claims=await _diagnosed(claims, bugs), calls=tuple(calls))
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
-                     defer: Deferral | None = None, bugs: list[str] | None = None) -> Verdict:
-        # rendered once: each of the nine judge prompts embeds it
-        shown = render_summarize_prompt(study, self.config.prompts)
-        requests = {
-            criterion: judge_request(study, summary, criterion, self.config.prompts,
-                                     self.config.judge_settings, shown)
-            for criterion in criteria
-        }
+                     defer: Deferral | None = None, bugs: list[str] | None = None,
+                     calls: list[CallUsage] | None = None) -> Verdict:
+        requests = judge_requests(self.config, study, summary, criteria, model=model)
         found = [] if bugs is None else bugs
+        made = [] if calls is None else calls
         jobs = [
-            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found)
+            self._judge_one(juror, study, requests[criterion], criterion, model, defer, found,
+                            made)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -287,19 +315,19 @@ class Engine:
 
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
-        model: str, defer: Deferral | None, bugs: list[str],
+        model: str, defer: Deferral | None, bugs: list[str], calls: list[CallUsage],
     ) -> JurorScore:
-        label = CallLabel(kind="judge", study_id=study.id, criterion=criterion, model=juror,
-                          subject=model)
+        label = judge_label(self.config, "judge", juror, study, criterion, model)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
+            calls.append(CallUsage.of(juror, "judge", reply))
             try:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
-                repair_label = CallLabel(kind="repair", study_id=study.id,
-                                         criterion=criterion, model=juror, subject=model)
+                repair_label = judge_label(self.config, "repair", juror, study, criterion, model)
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
+                calls.append(CallUsage.of(juror, "repair", second))
                 try:
                     parsed = parse_judge_reply(second.text, criterion)
                 except ReplyError as again:
@@ -312,6 +340,41 @@ class Engine:
         except Exception as exc:
             return _error(juror, criterion, _bug(exc, juror, bugs))
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
+
+
+# The calls of an evaluation, built in one place: the engine makes them, and the planner
+# (pytest_rwe.plan) looks them up in the store without making them.
+def summary_call(config: EngineConfig, model: str, study: Study, repeat: int
+                 ) -> tuple[str, GenerationRequest, CallLabel]:
+    """The summary call of a (model, study, repeat): the model to call, request and label
+    (a prompt variant's pair calls its model with the variant's templates)."""
+    called, variant, prompts = config.arm(model)
+    request = summarize_request(study, prompts, config.summarize_settings)
+    label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=called,
+                      repeat=repeat, variant=variant)
+    return called, request, label
+
+
+def judge_requests(config: EngineConfig, study: Study, summary: str,
+                   criteria: Iterable[Criterion] = CRITERIA, *, model: str | None = None
+                   ) -> dict[Criterion, GenerationRequest]:
+    """Per criterion, the judge request on ``summary`` by ``model`` (the same for every
+    juror), with the templates of the model's prompt variant if it has one."""
+    prompts = config.prompts if model is None else config.arm(model)[2]
+    # rendered once: each of the nine judge prompts embeds it
+    shown = render_summarize_prompt(study, prompts)
+    return {criterion: judge_request(study, summary, criterion, prompts,
+                                     config.judge_settings, shown)
+            for criterion in criteria}
+
+
+def judge_label(config: EngineConfig, kind: CallKind, juror: str, study: Study,
+                criterion: Criterion, model: str) -> CallLabel:
+    """The label of a judge call or its repair, by ``juror`` on ``model``'s summary: the
+    model under test and its prompt variant apart."""
+    subject, variant, _ = config.arm(model)
+    return CallLabel(kind=kind, study_id=study.id, criterion=criterion, model=juror,
+                     subject=subject, variant=variant)
 
 
 async def _none() -> None:

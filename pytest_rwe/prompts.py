@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -34,6 +34,7 @@ from pytest_rwe.providers.base import (
     Message,
     SummarizeTask,
 )
+from pytest_rwe.settings import PromptVariant, SettingsError
 from pytest_rwe.study import DESIGNS, Design, Study
 from pytest_rwe.verdict import Criterion
 
@@ -195,27 +196,37 @@ def _package_text(name: str) -> str:
     return _normalize(resource.read_text(encoding="utf-8"))
 
 
-def load_prompts(folder: Path | str | None = None) -> PromptSet:
-    """Load the six templates: the packaged defaults, each overridden by ``folder/<name>``.
+def _overrides(folder: Path) -> dict[str, Path]:
+    if not folder.is_dir():
+        raise PromptFileError(folder, (
+            "no such folder; point the prompts option at a folder of template files, "
+            "or leave it unset to use the packaged defaults"
+        ))
+    overrides: dict[str, Path] = {}
+    for path in sorted(folder.glob("*.txt")):
+        if path.name not in TEMPLATE_NAMES:
+            raise PromptFileError(path, (
+                f"unknown template name {path.name!r}; the templates are: "
+                + ", ".join(TEMPLATE_NAMES) + " (rename or remove the file)"
+            ))
+        overrides[path.name] = path
+    return overrides
 
-    ``None`` means the packaged defaults only. Every ``*.txt`` in the folder must be one of
-    :data:`TEMPLATE_NAMES`; other files (a README) are ignored.
+
+def load_prompts(folder: Path | str | None = None, *,
+                 base: Path | str | None = None) -> PromptSet:
+    """Load the six templates: the packaged defaults, each overridden by ``base/<name>``,
+    then by ``folder/<name>``.
+
+    ``None`` means no override. ``base`` is the run's default folder beneath a prompt
+    variant's ``folder``, which may then hold only the templates it changes. Every ``*.txt``
+    in either folder must be one of :data:`TEMPLATE_NAMES`; other files (a README) are
+    ignored.
     """
     overrides: dict[str, Path] = {}
-    if folder is not None:
-        folder = Path(folder)
-        if not folder.is_dir():
-            raise PromptFileError(folder, (
-                "no such folder; point the prompts option at a folder of template files, "
-                "or leave it unset to use the packaged defaults"
-            ))
-        for path in sorted(folder.glob("*.txt")):
-            if path.name not in TEMPLATE_NAMES:
-                raise PromptFileError(path, (
-                    f"unknown template name {path.name!r}; the templates are: "
-                    + ", ".join(TEMPLATE_NAMES) + " (rename or remove the file)"
-                ))
-            overrides[path.name] = path
+    for layer in (base, folder):
+        if layer is not None:
+            overrides.update(_overrides(Path(layer)))
     templates = []
     for name in TEMPLATE_NAMES:
         if name in overrides:
@@ -225,6 +236,19 @@ def load_prompts(folder: Path | str | None = None) -> PromptSet:
         validate_template(name, text, source if name in overrides else f"pytest_rwe/prompts/{name}")
         templates.append(PromptTemplate(name, text, source))
     return PromptSet(tuple(templates))
+
+
+def load_variants(variants: Sequence[PromptVariant],
+                  base: Path | None) -> dict[str, PromptSet]:
+    """Each prompt variant's templates: its folder over ``base`` (the run's default folder)
+    over the packaged defaults. Raises :class:`SettingsError` naming the option as typed."""
+    loaded: dict[str, PromptSet] = {}
+    for variant in variants:
+        try:
+            loaded[variant.name] = load_prompts(variant.folder, base=base)
+        except PromptFileError as exc:
+            raise SettingsError(f"{variant.given}: {exc}") from None
+    return loaded
 
 
 def _to_json(value: object) -> str:

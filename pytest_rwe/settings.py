@@ -6,7 +6,8 @@ and its error messages are unit-testable and shared with the ``rwe`` command.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -30,6 +31,76 @@ REPEAT_RULES: tuple[RepeatRule, ...] = ("all", "majority", "mean")
 
 class SettingsError(ValueError):
     """A bad option or ini value; the message names the option and the fix."""
+
+
+#: joins a model and a prompt variant into the name the run gives the pair ("arm"):
+#: ``openai/gpt-4.1+terse`` in test ids, records and the report
+VARIANT_SEPARATOR = "+"
+DEFAULT_VARIANT = "default"
+_VARIANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+@dataclass(frozen=True)
+class PromptVariant:
+    """One prompt variant of a run: its name, its folder (None: the run's default prompts
+    only) and the option that gave it, as typed (for messages)."""
+
+    name: str
+    folder: Path | None
+    given: str
+
+
+def arm_name(model: str, variant: str | None) -> str:
+    """The name of ``model`` run with prompt ``variant`` (the model itself without one)."""
+    return model if variant is None else f"{model}{VARIANT_SEPARATOR}{variant}"
+
+
+def parse_variants(prompts: Sequence[str], variants: Sequence[str],
+                   here: Path) -> tuple[PromptVariant, ...]:
+    """The prompt variants of a run from ``--rwe-prompts DIR`` (repeated) and ``--rwe-variant
+    NAME=DIR`` values as typed, folders relative to ``here``; () when the run has one prompt
+    set (no ``--rwe-variant`` and at most one ``--rwe-prompts``).
+
+    Each ``--rwe-prompts`` folder is a variant named after the folder. With ``--rwe-variant``
+    alone the run's default prompts join first, as variant ``default``. The first variant
+    is the reference the others are compared with. Raises :class:`SettingsError` naming the
+    option, the value and the fix.
+    """
+    if not variants and len(prompts) < 2:
+        return ()
+    found: list[PromptVariant] = []
+    if not prompts:
+        found.append(PromptVariant(DEFAULT_VARIANT, None, "the run's default prompts"))
+    for value in prompts:
+        folder = (here / value).resolve()
+        found.append(PromptVariant(folder.name, folder, f"--rwe-prompts {value}"))
+    for value in variants:
+        name, sep, raw = value.partition("=")
+        name = name.strip()
+        if not sep or not name or not raw.strip():
+            raise SettingsError(f"--rwe-variant {value!r} is not NAME=DIR; e.g. "
+                                "--rwe-variant terse=prompts/terse")
+        found.append(PromptVariant(name, (here / raw.strip()).resolve(),
+                                   f"--rwe-variant {value}"))
+    seen: dict[str, PromptVariant] = {}
+    for variant in found:
+        if not _VARIANT_NAME.fullmatch(variant.name):
+            raise SettingsError(
+                f"{variant.given}: the variant name {variant.name!r} may hold only letters, "
+                "digits, '_', '.' and '-', starting with a letter or digit (it becomes part "
+                "of test ids); name it with --rwe-variant NAME=DIR")
+        if variant.name in seen:
+            raise SettingsError(
+                f"{variant.given}: the variant name {variant.name!r} is already taken by "
+                f"{seen[variant.name].given}; give each variant its own name with "
+                f"--rwe-variant NAME=DIR (a --rwe-prompts folder is named after itself)")
+        seen[variant.name] = variant
+        if variant.folder is not None and not variant.folder.is_dir():
+            raise SettingsError(
+                f"{variant.given}: no such folder {variant.folder}; create it with the "
+                "prompt templates this variant changes (e.g. summarize_cohort.txt; the "
+                "others come from the default prompts), or fix the path")
+    return tuple(found)
 
 
 def split_list(values: Iterable[str]) -> list[str]:
@@ -72,6 +143,9 @@ class RweSettings:
     jury: tuple[str, ...] = DEFAULT_JURY
     cases: Path = Path("cases/studies")
     prompts: Path | None = None
+    #: the run's prompt variants (empty: one prompt set, ``prompts``, which is then also
+    #: the default folder beneath every variant's)
+    variants: tuple[PromptVariant, ...] = ()
     thresholds: Mapping[Criterion, float] = field(
         default_factory=default_thresholds
     )
@@ -100,6 +174,7 @@ def build_settings(
     retry_after_cap_s: float,
     deadline_s: float = DEFAULT_DEADLINE_S,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    variants: tuple[PromptVariant, ...] = (),
 ) -> RweSettings:
     """Validate raw option values into :class:`RweSettings`."""
     jurors = tuple(split_list([jury])) if jury else DEFAULT_JURY
@@ -129,6 +204,7 @@ def build_settings(
         jury=jurors,
         cases=cases,
         prompts=prompts,
+        variants=variants,
         thresholds=merged,
         repeat=repeat,
         record=record,

@@ -23,6 +23,7 @@ from e2e_kit import (
     xdist_args,
 )
 
+from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.testing.fake_server import FakeServer
 
 WORKERS = [0, 2]
@@ -66,8 +67,11 @@ def test_a_stretch_of_429s_is_ridden_out(pytester: pytest.Pytester, server: Fake
     run = report_of(pytester)["run"]
     (anthropic,) = [v for k, v in run["endpoints"].items() if k.startswith("anthropic@")]
     assert anthropic["rate_limited"] == 25 and anthropic["waits"] == 25
-    # a huge Retry-After is capped (--rwe-retry-cap 0.1, plus at most 50 ms of jitter)
-    assert anthropic["wait_s"] <= 25 * (0.5 if retry_after is None else 0.15)
+    # a huge Retry-After is capped (--rwe-retry-cap 0.1, plus at most 50 ms of jitter); with
+    # none, each wait is a jittered backoff whose size depends on how often the same call was
+    # refused, which depends on scheduling: bound it by the backoff's own ceiling only
+    assert anthropic["wait_s"] > 0
+    assert anthropic["wait_s"] <= 25 * (RetryPolicy().max_delay_s if retry_after is None else 0.15)
     assert run["errors"] == 0 and report_of(pytester)["juror_errors"]["total"] == 0
 
 

@@ -17,7 +17,7 @@ from pytest_rwe.report.rescore import (
     rescore_result,
     result_to_dict,
 )
-from pytest_rwe.stats.rubric import RUBRIC_KEYS
+from pytest_rwe.stats.rubric import ALL_KEYS
 
 
 def add_rescore_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -31,7 +31,7 @@ def add_rescore_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="a saved report.json, or a plain table of means ('-' for stdin)")
     parser.add_argument("--weights", metavar="KEY=W,...",
                         help="override weights, e.g. direction_of_effect=20,inference_time=0 "
-                             f"(keys: {', '.join(RUBRIC_KEYS)})")
+                             f"(keys: {', '.join(ALL_KEYS)}; cost is off unless given)")
     parser.add_argument("--normalize-max", metavar="KEY=MAX,...",
                         help="normalize a key against this max instead of the observed one, "
                              "e.g. completeness=1.0")

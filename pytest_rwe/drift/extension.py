@@ -58,7 +58,9 @@ def case_of(test_location: PyTestLocation) -> CaseRef | None:
     callspec = getattr(test_location.item, "callspec", None)
     case = callspec.params.get("rwe_case") if callspec is not None else None
     if case is not None and hasattr(case, "model") and hasattr(case, "load"):
-        return CaseRef(str(case.model), str(case.load.id), int(case.repeat))
+        # a prompt variant's model is its arm (model+variant): its own snapshots
+        return CaseRef(str(getattr(case, "arm", case.model)), str(case.load.id),
+                       int(case.repeat))
     # xdist's controller only has a stand-in item with the test's name
     match = _ID_RE.search(str(getattr(test_location.item, "name", "")))
     if match is None:

@@ -62,6 +62,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
         # after the report plugin, as before: its sessionfinish runs last (trylast)
         config.pluginmanager.register(read_gate(config), "rwe-baseline-gate")
+    if config.getoption("--rwe-plan") and not is_worker(config):
+        from pytest_rwe.plugin import plan
+
+        plan.configure(config)  # one process, no call, no report: the plan instead
 
 
 def _configure_controller(config: pytest.Config) -> None:
@@ -87,6 +91,8 @@ def _configure_controller(config: pytest.Config) -> None:
         check_studies(config)
     if jury_rules_given(config):
         jury_rules(config)  # a bad quorum or rule stops the run before workers start
+    if rwe.settings.variants:
+        rwe.variant_prompts  # noqa: B018 - a bad template in a variant stops it too
 
 
 @pytest.hookimpl(tryfirst=True)

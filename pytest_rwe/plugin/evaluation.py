@@ -27,8 +27,7 @@ def evaluate_case(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: 
                   rwe_engine: Engine) -> Evaluation:
     """The body of the ``rwe_evaluation`` fixture: evaluate, ship the record, fail clearly."""
     session = get_session(request.config)
-    evaluation = evaluate(rwe_engine, request.config, rwe_case.model, rwe_study,
-                           rwe_case.repeat)
+    evaluation = evaluate(rwe_engine, request.config, rwe_case, rwe_study, rwe_case.repeat)
     if rwe_case.id not in session.shipped:
         # Once per pair and process: the controller keeps the first copy it gets, and every
         # test report keeps its user_properties to the end of the run (memory on big suites).
@@ -40,6 +39,8 @@ def evaluate_case(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: 
                 findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
         jury = session.settings.jury
         record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
+        if rwe_case.variant is not None:  # "model" is the arm, model+variant
+            record["variant"], record["variant_of"] = rwe_case.variant, rwe_case.model
         excluded = jury_rules(request.config).excluded(rwe_case.model, jury)
         record["excluded_jurors"] = list(excluded)
         record["self_jurors"] = [j for j in same_family_jurors(rwe_case.model, jury)
@@ -54,17 +55,17 @@ def evaluate_case(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: 
     }
     request.node.user_properties.append((PROGRESS_PROPERTY, json.dumps(progress)))
     if evaluation.summary is None:
-        fail_test(f"{rwe_case.model} could not summarize {rwe_study.id}: {evaluation.error}"
+        fail_test(f"{rwe_case.arm} could not summarize {rwe_study.id}: {evaluation.error}"
                   + _tracebacks(evaluation))
     if evaluation.verdict is None:
-        fail_test(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+        fail_test(f"the jury could not judge {rwe_case.arm}'s summary of {rwe_study.id}: "
                   f"{evaluation.error}")
     errors = evaluation.juror_errors
     if errors:
         # A juror that could not be asked would silently shrink the jury: the pair's tests
         # error (its answers are still in the report, counted as errors).
         lines = "".join(f"\n  - {s.juror} on {s.criterion}: {s.error}" for s in errors)
-        fail_test(f"the jury could not judge {rwe_case.model}'s summary of {rwe_study.id}: "
+        fail_test(f"the jury could not judge {rwe_case.arm}'s summary of {rwe_study.id}: "
                   f"{len(errors)} juror call(s) failed{lines}" + _tracebacks(evaluation))
     return evaluation
 
@@ -88,13 +89,14 @@ def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config:
                                 f"{engine.status()}")
 
 
-def evaluate(engine: Engine, config: pytest.Config, model: str, study: Study,
-              repeat: int) -> Evaluation:
+def evaluate(engine: Engine, config: pytest.Config, case: RweCase, study: Study,
+             repeat: int) -> Evaluation:
     """The engine's evaluation with the session's jury rules applied to its verdict."""
-    evaluation = _wait(engine, engine.submit(model, study, repeat), config,
-                       f"{model}'s summary of {study.id}")
+    evaluation = _wait(engine, engine.submit(case.arm, study, repeat), config,
+                       f"{case.arm}'s summary of {study.id}")
     if evaluation.verdict is None:
         return evaluation
-    verdict = jury_rules(config).apply(evaluation.verdict, model,
+    # self-judging is about the model, whatever prompt variant it ran with
+    verdict = jury_rules(config).apply(evaluation.verdict, case.model,
                                        get_session(config).settings.jury)
     return dataclasses.replace(evaluation, verdict=verdict)

@@ -89,6 +89,12 @@ def rwe_model(rwe_case: RweCase) -> str:
 
 
 @pytest.fixture
+def rwe_variant(rwe_case: RweCase) -> str | None:
+    """The name of this test's prompt variant (``--rwe-variant``), None without variants."""
+    return rwe_case.variant
+
+
+@pytest.fixture
 def rwe_study_load(request: pytest.FixtureRequest) -> StudyLoad:
     """The study file of this test: parametrized alone, or taken from ``rwe_case``."""
     if hasattr(request, "param"):
@@ -155,7 +161,7 @@ def rwe_verdict(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: St
     if count < 2 or rules.repeat_rule == "all":
         return verdict
     repeats = [verdict if r == rwe_case.repeat else
-               evaluate(rwe_engine, request.config, rwe_case.model, rwe_study, r).verdict
+               evaluate(rwe_engine, request.config, rwe_case, rwe_study, r).verdict
                for r in range(count)]
     return repeated(verdict, repeats, rwe_case.repeat, rules.repeat_rule)
 
@@ -169,7 +175,7 @@ def rwe_verdict_profile(rwe_case: RweCase, rwe_study: Study, rwe_summary: Summar
     from pytest_rwe.redact import display_name
 
     return verdict_profile(rwe_study, rwe_summary.text, rwe_verdict, rwe_thresholds,
-                           model=display_name(rwe_case.model), repeat=rwe_case.repeat)
+                           model=display_name(rwe_case.arm), repeat=rwe_case.repeat)
 
 
 @pytest.fixture
@@ -185,7 +191,7 @@ def rwe_snapshot(request: pytest.FixtureRequest, snapshot: SnapshotAssertion,
     if DriftSnapshotExtension.live is None:
         # only files of studies that left the suite may count as unused (see the extension)
         DriftSnapshotExtension.live = frozenset(
-            (slug(path_name(case.model)), snapshot_stem(case.load.id, case.repeat))
+            (slug(path_name(case.arm)), snapshot_stem(case.load.id, case.repeat))
             for case in get_session(request.config).cases())
     return RweSnapshot(snapshot.use_extension(DriftSnapshotExtension),
                        request.config.rootpath, Path(str(request.node.path)))

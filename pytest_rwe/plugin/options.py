@@ -16,6 +16,7 @@ from pytest_rwe.settings import (
     RweSettings,
     SettingsError,
     build_settings,
+    parse_variants,
 )
 
 
@@ -25,6 +26,9 @@ def add_options(parser: pytest.Parser) -> None:
     add_baseline_options(parser)  # --rwe-baseline, --rwe-max-drop
     add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
     add_report_options(parser)  # --rwe-bt-time-weight
+    from pytest_rwe.plugin.plan import add_cost_options
+
+    add_cost_options(parser)  # --rwe-plan, --rwe-prices
 
 
 def _add_run_options(parser: pytest.Parser) -> None:
@@ -39,9 +43,17 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          + ",".join(DEFAULT_JURY) + ")")
     group.addoption("--rwe-cases", metavar="DIR",
                     help="folder of study JSON files (default: ini rwe_cases, cases/studies)")
-    group.addoption("--rwe-prompts", metavar="DIR",
+    group.addoption("--rwe-prompts", action="append", default=[], metavar="DIR",
                     help="folder of prompt templates overriding the packaged defaults "
-                         "(default: ini rwe_prompts, else a 'prompts' folder beside the cases)")
+                         "(default: ini rwe_prompts, else a 'prompts' folder beside the "
+                         "cases); given more than once, each folder is a prompt variant "
+                         "named after it, and the report compares them")
+    group.addoption("--rwe-variant", action="append", default=[], metavar="NAME=DIR",
+                    help="a prompt variant: the templates in DIR over the default prompts; "
+                         "repeatable; every model runs with each variant (test ids "
+                         "MODEL+NAME) and the report compares each variant with the first "
+                         "(the default prompts, named 'default', unless --rwe-prompts is "
+                         "given)")
     group.addoption("--rwe-repeat", type=int, metavar="N",
                     help="independent summaries per (model, study) (default: ini rwe_repeat, 1)")
     group.addoption("--rwe-record", choices=RECORD_MODES, metavar="MODE",
@@ -70,7 +82,8 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          f"{DEFAULT_TIMEOUT_S:g})")
     group.addoption("--rwe-weights", metavar="KEY=W,...",
                     help="rubric weights, e.g. direction_of_effect=20,numbers_accurate=6,"
-                         "completeness=5,inference_time=3 (these defaults; ini rwe_weights)")
+                         "completeness=5,inference_time=3 (these defaults; ini rwe_weights); "
+                         "cost=W also ranks on USD per summary (off by default)")
     group.addoption("--rwe-normalize-max", metavar="KEY=MAX,...",
                     help="normalize a rubric key against this max instead of the observed one, "
                          "e.g. completeness=1.0 (ini rwe_normalize_max)")
@@ -168,8 +181,14 @@ def option_text(config: pytest.Config, option: str, ini: str) -> str | None:
 def _path(config: pytest.Config, option: str, ini: str) -> Path | None:
     """An option path is relative to the invocation folder, an ini path to the rootdir."""
     value = config.getoption(option)
+    if isinstance(value, list):  # a repeatable option given once
+        value = value[0] if len(value) == 1 else None
     if value:
         return (config.invocation_params.dir / str(value)).resolve()
+    return _ini_path(config, ini)
+
+
+def _ini_path(config: pytest.Config, ini: str) -> Path | None:
     raw = str(config.getini(ini) or "")
     return (config.rootpath / raw).resolve() if raw else None
 
@@ -200,12 +219,20 @@ def read_settings(config: pytest.Config) -> RweSettings:
     """Read options and ini keys; raise :class:`pytest.UsageError` with the fix on bad values."""
     models = config.getoption("--rwe-model") or list(config.getini("rwe_models"))
     cases = _path(config, "--rwe-cases", "rwe_cases") or Path("cases/studies").resolve()
-    prompts = _path(config, "--rwe-prompts", "rwe_prompts")
+    prompt_options, variant_options = (config.getoption("--rwe-prompts"),
+                                       config.getoption("--rwe-variant"))
+    # with prompt variants, the run's default prompts (beneath each variant's) are the ones
+    # a run without a prompts option would use
+    prompts = (_ini_path(config, "rwe_prompts") if variant_options or len(prompt_options) > 1
+               else _path(config, "--rwe-prompts", "rwe_prompts"))
     if prompts is None and (cases.parent / "prompts").is_dir():
         prompts = cases.parent / "prompts"
     store = _path(config, "--rwe-store", "rwe_store") or Path(".rwe_cache").resolve()
     try:
+        variants = parse_variants(prompt_options, variant_options,
+                                  config.invocation_params.dir)
         return build_settings(
+            variants=variants,
             models=models,
             jury=config.getoption("--rwe-jury") or str(config.getini("rwe_jury") or "") or None,
             cases=cases,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pytest_rwe.engine import Evaluation
+    from pytest_rwe.engine import CallUsage, Evaluation
     from pytest_rwe.verdict import Criterion
 
 RECORD_VERSION = 1
@@ -48,7 +48,25 @@ def evaluation_record(
         "badge": verdict.badge(thresholds) if verdict else "red",
         "thresholds": dict(thresholds),
         "claims": dict(claims) if claims is not None else None,
+        "usage": usage_record(evaluation.calls),
     }
+
+
+def usage_record(calls: tuple[CallUsage, ...]) -> dict[str, Any]:
+    """The tokens of an evaluation's calls: its summary, and per juror its judge calls and
+    repairs (``TokenCounts.to_record`` form)."""
+    from pytest_rwe.providers.prices import TokenCounts  # heavy: only where records are built
+
+    summary = TokenCounts()
+    jurors: dict[str, TokenCounts] = {}
+    for call in calls:
+        if call.kind == "summary":
+            summary = summary.add(call.usage, replayed=call.replayed)
+        else:
+            jurors[call.model] = jurors.get(call.model, TokenCounts()).add(
+                call.usage, replayed=call.replayed)
+    return {"summary": summary.to_record(),
+            "jurors": {juror: counts.to_record() for juror, counts in jurors.items()}}
 
 
 def record_key(record: Mapping[str, Any]) -> tuple[str, str, int]:

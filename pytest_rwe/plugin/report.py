@@ -20,14 +20,15 @@ from pytest_rwe.plugin.session import get_session, jury_rules
 from pytest_rwe.plugin.studies import NO_STUDY_PROPERTY, no_study_problem
 from pytest_rwe.redact import display_name
 from pytest_rwe.report.progress import Progress
-from pytest_rwe.settings import SettingsError
+from pytest_rwe.settings import SettingsError, arm_name
 
 if TYPE_CHECKING:  # the report itself loads only when there is one to build
     from pytest_rwe.engine import Engine
     from pytest_rwe.report.config import ReportSettings
     from pytest_rwe.report.terminal import Line
 
-#: the rubric and gate options read when the run starts (a bad value is a usage error then)
+#: the rubric and gate options read when the run starts (a bad value is a usage error then);
+#: so are the price files, --rwe-prices and ini rwe_prices
 _RUBRIC_OPTIONS = (("--rwe-weights", "rwe_weights"), ("--rwe-normalize-max", "rwe_normalize_max"),
                    ("--rwe-min", "rwe_min"), ("--rwe-bt-time-weight", "rwe_bt_time_weight"))
 
@@ -42,7 +43,7 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
     elif config.getini("rwe_report"):
         directory = config.rootpath / str(config.getini("rwe_report"))
     try:
-        return build_report_settings(
+        settings = build_report_settings(
             weights=option_text(config, "--rwe-weights", "rwe_weights"),
             normalize_max=option_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
             minimums=option_text(config, "--rwe-min", "rwe_min"),
@@ -51,6 +52,9 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
+    from pytest_rwe.plugin.plan import read_prices
+
+    return dataclasses.replace(settings, prices=read_prices(config))
 
 
 class ReportPlugin:
@@ -99,16 +103,25 @@ class ReportPlugin:
         no_study = self.no_study
         if no_study is None and not self.records:
             no_study = no_study_problem(self.config)
+        root = self.config.rootpath
         try:
             # paths relative to the rootdir: a committed report.json names no local folder
-            prompts: dict[str, Any] | None = rwe.prompts.to_record(self.config.rootpath)
+            prompts: dict[str, Any] | None = rwe.prompts.to_record(root)
+            if prompts is not None and rwe.variant_prompts:
+                prompts["variants"] = {name: p.to_record(root)
+                                       for name, p in rwe.variant_prompts.items()}
         except pytest.UsageError:  # already reported where the prompts were needed
             prompts = None
         rules = jury_rules(self.config)
+        variants = [v.name for v in rwe.settings.variants]
+        arms: list[str | None] = list(variants) or [None]
         self.report = build_report(
             self.records, dataclasses.replace(self.settings, repeat_rule=rules.repeat_rule),
-            # as shown and stored: a model's URL loses its credentials
-            models=[display_name(m) for m in rwe.settings.models],
+            # as shown and stored: a model's URL loses its credentials; with prompt
+            # variants, every model+variant is an entry of its own
+            models=[arm_name(display_name(m), v) for m in rwe.settings.models
+                    for v in arms],
+            variants=variants,
             jury=[display_name(j) for j in rwe.settings.jury],
             thresholds={str(k): v for k, v in rwe.settings.thresholds.items()},
             prompts=prompts,
@@ -196,7 +209,8 @@ class _NoStudyExit:
 
 def register(config: pytest.Config) -> None:
     """Register the report plugin (call on the controller or a plain run only)."""
-    given = any(option_text(config, option, ini) for option, ini in _RUBRIC_OPTIONS)
+    given = (any(option_text(config, option, ini) for option, ini in _RUBRIC_OPTIONS)
+             or config.getoption("--rwe-prices") or config.getini("rwe_prices"))
     plugin = ReportPlugin(config, read_report_settings(config) if given else None)
     config.pluginmanager.register(plugin, "rwe-report")
     config.pluginmanager.register(_NoStudyExit(plugin), "rwe-no-study-exit")

@@ -15,12 +15,12 @@ import pytest
 from pytest_rwe.plugin.options import read_settings
 from pytest_rwe.plugin.workers import RUN_ID_INPUT, worker_input
 from pytest_rwe.redact import display_name, redact
-from pytest_rwe.settings import RweSettings, SettingsError
+from pytest_rwe.settings import RweSettings, SettingsError, arm_name
 
 if TYPE_CHECKING:  # the heavy side: imported where a run evaluates, not to load the plugin
     import concurrent.futures
 
-    from pytest_rwe.engine import Engine
+    from pytest_rwe.engine import Engine, EngineConfig
     from pytest_rwe.jury_rules import JuryRules
     from pytest_rwe.prompts import PromptSet
     from pytest_rwe.providers.base import GenerationSettings
@@ -31,17 +31,25 @@ if TYPE_CHECKING:  # the heavy side: imported where a run evaluates, not to load
 
 @dataclass(frozen=True)
 class RweCase:
-    """One parametrized (model, study, repeat) of the suite."""
+    """One parametrized (model, study, repeat) of the suite, with its prompt variant in a
+    variant run."""
 
     model: str
     load: StudyLoad
     repeat: int = 0
+    variant: str | None = None
+
+    @property
+    def arm(self) -> str:
+        """The model as the engine, the records and the report name it: ``model+variant``
+        in a variant run, else the model."""
+        return arm_name(self.model, self.variant)
 
     @property
     def id(self) -> str:
         suffix = f"#r{self.repeat + 1}" if self.repeat else ""
         # a model@URL may carry a password: test ids reach the terminal and junit XML
-        return f"{display_name(self.model)}::{self.load.id}{suffix}"
+        return f"{arm_name(display_name(self.model), self.variant)}::{self.load.id}{suffix}"
 
     def __repr__(self) -> str:
         return f"RweCase({self.id!r})"
@@ -55,6 +63,7 @@ class RweSession:
     settings: RweSettings
     _loads: list[StudyLoad] | None = None
     _prompts: PromptSet | None = None
+    _variant_prompts: dict[str, PromptSet] | None = None
     engine: Engine | None = None
     selected: list[RweCase] = field(default_factory=list)
     usage_problem: str | None = None
@@ -65,6 +74,7 @@ class RweSession:
         """Start importing the vendor SDKs this run may call (never for a replay-only run,
         nor on an xdist worker that may not lead: a follower reads the leader's answers)."""
         if (self.preloader is None and self.settings.record != "none"
+                and not self.config.getoption("--rwe-plan")
                 and self.role in ("alone", "leader")):
             from pytest_rwe.providers.preload import SdkPreloader
 
@@ -87,14 +97,30 @@ class RweSession:
 
     @property
     def prompts(self) -> PromptSet:
+        """The run's prompt templates; in a variant run, the reference (first) variant's."""
         if self._prompts is None:
             from pytest_rwe.prompts import load_prompts
 
+            variants = self.variant_prompts
             try:
-                self._prompts = load_prompts(self.settings.prompts)
+                self._prompts = (next(iter(variants.values())) if variants
+                                 else load_prompts(self.settings.prompts))
             except ValueError as exc:
                 raise pytest.UsageError(str(exc)) from None
         return self._prompts
+
+    @property
+    def variant_prompts(self) -> dict[str, PromptSet]:
+        """Each prompt variant's templates by name, in order (empty: no variant run)."""
+        if self._variant_prompts is None:
+            from pytest_rwe.prompts import load_variants
+
+            try:
+                self._variant_prompts = load_variants(self.settings.variants,
+                                                      self.settings.prompts)
+            except ValueError as exc:
+                raise pytest.UsageError(str(exc)) from None
+        return self._variant_prompts
 
     def cases(self) -> list[RweCase]:
         """Every (model, study, repeat) the suite parametrizes."""
@@ -103,9 +129,11 @@ class RweSession:
                 "pytest-rwe: no model to evaluate; pass --rwe-model MODEL "
                 "(e.g. --rwe-model builtin/template) or set ini rwe_models"
             )
+        variants: list[str | None] = [v.name for v in self.settings.variants] or [None]
         return [
-            RweCase(model, load, repeat)
+            RweCase(model, load, repeat, variant)
             for model in self.settings.models
+            for variant in variants
             for load in self.loads
             for repeat in range(self.settings.repeat)
         ]
@@ -121,7 +149,8 @@ class RweSession:
         from pytest_rwe.providers.registry import model_problems
 
         # replay-only runs (pull requests from forks) call nothing and need no key
-        need_keys = self.settings.record != "none"
+        # a plan (--rwe-plan) calls nothing either
+        need_keys = self.settings.record != "none" and not self.config.getoption("--rwe-plan")
         problems = [
             *model_problems(self.settings.models, "--rwe-model", need_keys=need_keys),
             *model_problems(self.settings.jury, "--rwe-jury", need_keys=need_keys),
@@ -131,11 +160,20 @@ class RweSession:
         return redact("pytest-rwe cannot start:\n  " + "\n  ".join(problems)
                       + "\nRun offline with --rwe-model builtin/template --rwe-jury builtin/rules.")
 
+    def engine_config(self, summarize: GenerationSettings, judge: GenerationSettings, *,
+                      claims: bool = True) -> EngineConfig:
+        """The engine's jury, prompts and settings (also what ``--rwe-plan`` plans with)."""
+        from pytest_rwe.engine import EngineConfig
+
+        return EngineConfig(jury=self.settings.jury, prompts=self.prompts,
+                            summarize_settings=summarize, judge_settings=judge, claims=claims,
+                            variants=self.variant_prompts)
+
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
         """Create the engine; queue every selected pair, or follow the run's leader."""
         if self.engine is None:
             from pytest_rwe.caller import Caller
-            from pytest_rwe.engine import Engine, EngineConfig
+            from pytest_rwe.engine import Engine
             from pytest_rwe.providers.retry import RetryPolicy
             from pytest_rwe.store import ResponseStore
             from pytest_rwe.store.budget import StoreBudget
@@ -165,11 +203,9 @@ class RweSession:
                 concurrency=settings.concurrency,
                 budget=registry,
             )
-            config = EngineConfig(jury=settings.jury, prompts=self.prompts,
-                                  summarize_settings=summarize, judge_settings=judge,
-                                  claims=role != "leader")
+            config = self.engine_config(summarize, judge, claims=role != "leader")
             self.engine = engine = Engine(config, caller)
-            pairs = [(case.model, case.load.study, case.repeat) for case in self.selected
+            pairs = [(case.arm, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]
             if role == "alone":
                 engine.submit_many(pairs)

@@ -146,15 +146,7 @@ class AnthropicProvider(Provider):
             raise common.malformed_error(self.full_name, exc) from None
         latency = time.perf_counter() - start
         text = self._answer_text(response, settings["max_tokens"])
-        usage = response.usage
-        cached = (usage.cache_creation_input_tokens or 0) + (usage.cache_read_input_tokens or 0)
-        return GenerationResult(
-            text=text,
-            latency_s=latency,
-            usage=Usage(
-                input_tokens=usage.input_tokens + cached, output_tokens=usage.output_tokens
-            ),
-        )
+        return GenerationResult(text=text, latency_s=latency, usage=usage_of(response.usage))
 
     def _answer_text(self, response: Any, max_tokens: int) -> str:
         blocks = getattr(response, "content", None) or []
@@ -182,4 +174,22 @@ class AnthropicProvider(Provider):
             self._client = None
 
 
-__all__ = ["AnthropicProvider"]
+def usage_of(usage: Any) -> Usage:
+    """The tokens of a Messages response. Anthropic counts the prompt tokens written to and
+    read from its cache apart from ``input_tokens``: all three make the prompt. Cache reads
+    are the cached part; cache writes are billed here as plain input (Anthropic charges them
+    25% more). ``output_tokens`` includes the thinking tokens of ``output_tokens_details``."""
+    if usage is None:
+        return Usage()
+    written = usage.cache_creation_input_tokens or 0
+    read = usage.cache_read_input_tokens
+    details = getattr(usage, "output_tokens_details", None)
+    return Usage(
+        input_tokens=usage.input_tokens + written + (read or 0),
+        output_tokens=usage.output_tokens,
+        reasoning_tokens=getattr(details, "thinking_tokens", None),
+        cached_tokens=read,
+    )
+
+
+__all__ = ["AnthropicProvider", "usage_of"]

@@ -66,8 +66,22 @@ class GenerationRequest:
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens of one call as the vendor reported them; None where it reported nothing.
+
+    ``input_tokens`` counts every prompt token, cached ones included; ``output_tokens`` every
+    generated token, reasoning (thinking) ones included. ``reasoning_tokens`` and
+    ``cached_tokens`` are the parts of those totals the vendor states apart (None when it
+    does not: a count of 0 means the vendor said 0).
+    """
+
     input_tokens: int | None = None
     output_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+
+    def to_record(self) -> dict[str, int | None]:
+        return {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                "reasoning_tokens": self.reasoning_tokens, "cached_tokens": self.cached_tokens}
 
 
 @dataclass(frozen=True)
@@ -80,12 +94,7 @@ class GenerationResult:
     replayed: bool = False
 
     def to_record(self) -> dict[str, Any]:
-        return {
-            "text": self.text,
-            "latency_s": self.latency_s,
-            "input_tokens": self.usage.input_tokens,
-            "output_tokens": self.usage.output_tokens,
-        }
+        return {"text": self.text, "latency_s": self.latency_s} | self.usage.to_record()
 
 
 class ProviderError(Exception):

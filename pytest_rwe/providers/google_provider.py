@@ -164,17 +164,8 @@ class GoogleProvider(Provider):
             raise
         latency = time.perf_counter() - start
         text = self._answer_text(response, config.max_output_tokens)
-        meta = response.usage_metadata
-        output = None
-        if meta is not None and meta.candidates_token_count is not None:
-            output = meta.candidates_token_count + (meta.thoughts_token_count or 0)
-        return GenerationResult(
-            text=text,
-            latency_s=latency,
-            usage=Usage(
-                input_tokens=meta.prompt_token_count if meta else None, output_tokens=output
-            ),
-        )
+        return GenerationResult(text=text, latency_s=latency,
+                                usage=usage_of(response.usage_metadata))
 
     def _api_error(self, exc: errors.APIError) -> Exception:
         headers = getattr(exc.response, "headers", None)
@@ -218,4 +209,22 @@ class GoogleProvider(Provider):
                 client.close()
 
 
-__all__ = ["GoogleProvider", "gemini_version"]
+def usage_of(meta: Any) -> Usage:
+    """The tokens of a generateContent response's ``usageMetadata``. Gemini counts thinking
+    tokens apart from ``candidatesTokenCount`` (both are billed as output); its
+    ``promptTokenCount`` already includes ``cachedContentTokenCount``."""
+    if meta is None:
+        return Usage()
+    thoughts = meta.thoughts_token_count
+    output = None
+    if meta.candidates_token_count is not None:
+        output = meta.candidates_token_count + (thoughts or 0)
+    return Usage(
+        input_tokens=meta.prompt_token_count,
+        output_tokens=output,
+        reasoning_tokens=thoughts,
+        cached_tokens=meta.cached_content_token_count,
+    )
+
+
+__all__ = ["GoogleProvider", "gemini_version", "usage_of"]

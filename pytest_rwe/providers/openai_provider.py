@@ -127,15 +127,7 @@ class OpenAIProvider(Provider):
             raise common.malformed_error(self.full_name, exc) from None
         latency = time.perf_counter() - start
         text = self._answer_text(response, settings)
-        usage = response.usage
-        return GenerationResult(
-            text=text,
-            latency_s=latency,
-            usage=Usage(
-                input_tokens=usage.prompt_tokens if usage else None,
-                output_tokens=usage.completion_tokens if usage else None,
-            ),
-        )
+        return GenerationResult(text=text, latency_s=latency, usage=usage_of(response.usage))
 
     def _answer_text(self, response: Any, settings: Mapping[str, Any]) -> str:
         choices = getattr(response, "choices", None)
@@ -167,9 +159,24 @@ class OpenAIProvider(Provider):
             self._client = None
 
 
+def usage_of(usage: Any) -> Usage:
+    """The tokens of a chat completion's ``usage`` (None: the server sent none). Its totals
+    already include the reasoning and cached tokens stated in the ``*_details`` blocks."""
+    if usage is None:
+        return Usage()
+    completion = getattr(usage, "completion_tokens_details", None)
+    prompt = getattr(usage, "prompt_tokens_details", None)
+    return Usage(
+        input_tokens=usage.prompt_tokens,
+        output_tokens=usage.completion_tokens,
+        reasoning_tokens=getattr(completion, "reasoning_tokens", None),
+        cached_tokens=getattr(prompt, "cached_tokens", None),
+    )
+
+
 def is_reasoning_model(model: str) -> bool:
     """True for OpenAI reasoning models, which reject ``temperature``."""
     return bool(_REASONING.match(model.rsplit("/", 1)[-1]))
 
 
-__all__ = ["OpenAIProvider", "is_reasoning_model"]
+__all__ = ["OpenAIProvider", "is_reasoning_model", "usage_of"]

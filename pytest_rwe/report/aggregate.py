@@ -16,9 +16,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe.providers.families import same_family_jurors, vendor_family
+from pytest_rwe.providers.prices import PriceTable, default_prices
 from pytest_rwe.report.config import ReportSettings
+from pytest_rwe.report.cost import cost_section, model_usage, summary_usd
 from pytest_rwe.report.evidence import criterion_value, min_gate, quorum_met
 from pytest_rwe.report.repeats import repeat_passes, repeat_section
+from pytest_rwe.report.variants import variants_section
 from pytest_rwe.rules.diagnostics import aggregate_claims
 from pytest_rwe.stats import (
     CI,
@@ -32,7 +35,7 @@ from pytest_rwe.stats import (
 )
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.stats.resolution import Resolution, ranking_resolution
-from pytest_rwe.stats.rubric import RUBRIC_KEYS, RubricResult
+from pytest_rwe.stats.rubric import ALL_KEYS, COST, RUBRIC_KEYS, RubricResult
 from pytest_rwe.stats.sensitivity import DEFAULT_UPPER
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -67,12 +70,15 @@ def _mean(values: Sequence[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def per_study_values(records: Sequence[Record]) -> dict[str, dict[str, dict[str, float | None]]]:
-    """study -> model -> {criterion: jury mean, "inference_time": seconds} (repeats averaged)."""
+def per_study_values(records: Sequence[Record], prices: PriceTable | None = None,
+                     ) -> dict[str, dict[str, dict[str, float | None]]]:
+    """study -> model -> {criterion: jury mean, "inference_time": seconds, "cost": USD of the
+    summary call} (repeats averaged); ``prices``: None, the shipped table."""
+    prices = prices or default_prices()
     collected: dict[str, dict[str, dict[str, list[float]]]] = {}
     for record in sorted_records(records):
         cell = collected.setdefault(str(record["study"]), {}).setdefault(
-            str(record["model"]), {key: [] for key in RUBRIC_KEYS})
+            str(record["model"]), {key: [] for key in ALL_KEYS})
         verdict = record.get("verdict") or {}
         for criterion in CRITERIA:
             mean = criterion_value(verdict.get(criterion))
@@ -81,6 +87,9 @@ def per_study_values(records: Sequence[Record]) -> dict[str, dict[str, dict[str,
         summary = record.get("summary")
         if summary and summary.get("latency_s") is not None:
             cell[INFERENCE_TIME].append(float(summary["latency_s"]))
+        usd = summary_usd(record, prices)
+        if usd is not None:
+            cell[COST].append(usd)
     return {study: {model: {key: _mean(values) for key, values in cell.items()}
                     for model, cell in by_model.items()}
             for study, by_model in collected.items()}
@@ -179,8 +188,8 @@ def badge_grid(records: Sequence[Record]) -> dict[str, dict[str, str]]:
 
 
 def _model_stats(model: str, records: Sequence[Record], per_study: Mapping[str, Any],
-                 settings: ReportSettings, badges: Mapping[str, Mapping[str, str]]
-                 ) -> dict[str, Any]:
+                 settings: ReportSettings, badges: Mapping[str, Mapping[str, str]],
+                 prices: PriceTable) -> dict[str, Any]:
     mine = [r for r in records if r["model"] == model]
     values = [by_model[model] for by_model in per_study.values() if model in by_model]
     criteria = {}
@@ -192,6 +201,7 @@ def _model_stats(model: str, records: Sequence[Record], per_study: Mapping[str, 
         criteria[criterion]["no_quorum"] = sum(
             1 for c in cells if c and c.get("mean") is not None and not quorum_met(c))
     times = [float(v[INFERENCE_TIME]) for v in values if v[INFERENCE_TIME] is not None]
+    costs = [float(v[COST]) for v in values if v[COST] is not None]
     counts = dict.fromkeys(BADGES, 0)
     for by_model in badges.values():
         if model in by_model:
@@ -209,7 +219,10 @@ def _model_stats(model: str, records: Sequence[Record], per_study: Mapping[str, 
         "criteria": criteria,
         INFERENCE_TIME: _ci_dict(_interval(times, settings, f"{model}:{INFERENCE_TIME}"),
                                  len(times)),
+        # USD per summary: the model's own calls (the rubric's cost key)
+        COST: _ci_dict(_interval(costs, settings, f"{model}:{COST}"), len(costs)),
         "tokens": {"input": tokens("input_tokens"), "output": tokens("output_tokens")},
+        **model_usage(model, mine, prices),
         "badges": counts,
         # what the summaries claim per outcome, read by the rules juror's claim extraction
         "claims": aggregate_claims(r["claims"] for r in mine if r.get("claims")),
@@ -253,21 +266,27 @@ def _ci_or_none(ci: CI | None) -> dict[str, float] | None:
 
 def aggregate(records: Sequence[Record], settings: ReportSettings, *,
               models: Sequence[str] = (), jury: Sequence[str] = (),
-              no_study: str | None = None) -> dict[str, Any]:
+              no_study: str | None = None, variants: Sequence[str] = (),
+              variant_prompts: Mapping[str, Mapping[str, Any]] | None = None,
+              ) -> dict[str, Any]:
     """Every aggregate section of report.json from the run's records.
 
     ``models`` and ``jury`` give the configured order; models or jurors that only appear in
     the records follow in sorted order. The gate covers the configured models too: one with
     no record fails it (``no_study`` names the cause when the cases folder held none).
+    ``variants`` is the run's prompt variants in order (the first is the reference) and
+    ``variant_prompts`` each one's prompt record (see :mod:`pytest_rwe.report.variants`).
     """
     ordered = sorted_records(records)
     names = model_order(ordered, models)
     jurors = juror_order(ordered, jury)
-    per_study = per_study_values(ordered)
+    prices = settings.prices or default_prices()
+    per_study = per_study_values(ordered, prices)
     badges = badge_grid(ordered)
-    stats = {m: _model_stats(m, ordered, per_study, settings, badges) for m in names}
+    stats = {m: _model_stats(m, ordered, per_study, settings, badges, prices) for m in names}
     means = {m: {**{c: s["criteria"][c]["mean"] for c in CRITERIA},
-                 INFERENCE_TIME: s[INFERENCE_TIME]["mean"]} for m, s in stats.items()}
+                 INFERENCE_TIME: s[INFERENCE_TIME]["mean"], COST: s[COST]["mean"]}
+             for m, s in stats.items()}
     rubric = score_models(means, weights=settings.weights, normalize_max=settings.normalize_max)
     for m in names:
         stats[m].update(_rubric_fields(rubric, m))
@@ -337,4 +356,7 @@ def aggregate(records: Sequence[Record], settings: ReportSettings, *,
         "bootstrap": {"resamples": settings.resamples, "level": settings.level,
                       "seed": settings.seed},
         "jurors": jurors,
+        "variants": variants_section(ordered, per_study, settings, variants=variants,
+                                     jury=list(jury) or jurors, prompts=variant_prompts),
+        "cost": cost_section(ordered, names, [*dict.fromkeys([*jury, *jurors])], prices),
     }

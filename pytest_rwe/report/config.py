@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytest_rwe.providers.prices import PriceTable
 from pytest_rwe.report.rescore import parse_criterion_values, parse_weights
 from pytest_rwe.settings import SettingsError, parse_criterion_map
 from pytest_rwe.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES
@@ -40,6 +41,8 @@ class ReportSettings:
     bt_resamples: int = BT_RESAMPLES
     level: float = DEFAULT_LEVEL
     seed: int = 0
+    #: the prices costs are computed with (None: the shipped table)
+    prices: PriceTable | None = None
 
 
 def build_report_settings(*, weights: str | None = None, normalize_max: str | None = None,

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe import escape
+from pytest_rwe.report.cost_text import cost_html
 from pytest_rwe.report.html_assets import CSS, ERROR_HOOK, SCRIPT
 from pytest_rwe.report.html_charts import Bar, bar_chart, colour, point_chart
 from pytest_rwe.report.html_findings import FINDINGS_CSS, summary_with_findings
@@ -27,6 +28,7 @@ from pytest_rwe.report.terminal import (
     fmt_norm,
     resolution_text,
 )
+from pytest_rwe.report.variants import variant_html
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -340,9 +342,10 @@ def render_html(report: Mapping[str, Any]) -> str:
     models = list(report["models"])
     index = {m: j for j, m in enumerate(models)}
     body = "".join([
-        _header(report), _gate(report), _ranking(report, index), _charts(report, index),
+        _header(report), _gate(report), _ranking(report, index), variant_html(report),
+        _charts(report, index),
         _self_judging(report), _repeats(report), _agreement(report), _sensitivity(report),
-        _grid(report, models),
+        cost_html(report), _grid(report, models),
         _drilldown(report, models), run_html(report)])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -13,8 +13,10 @@ from typing import Any
 
 from pytest_rwe import escape
 from pytest_rwe.report.baseline_text import baseline_markdown
+from pytest_rwe.report.cost_text import cost_note, cost_rows
 from pytest_rwe.report.run_section import run_markdown
 from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
+from pytest_rwe.report.variants import variant_markdown
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
@@ -203,6 +205,15 @@ def _claims(report: Mapping[str, Any]) -> list[str]:
                      "outcomes mentioned"], rows), ""]
 
 
+def _cost(report: Mapping[str, Any]) -> list[str]:
+    rows = cost_rows(report)
+    if not rows:
+        return []
+    header, *body = rows
+    return ["### Tokens and cost", "", esc(cost_note(report)), "",
+            *_table(["", *header[1:]], [[esc(row[0]), *row[1:]] for row in body]), ""]
+
+
 def _share(rate: float | None, n: int) -> str:
     return "n/a" if rate is None else f"{100 * rate:.1f}% of {n}"
 
@@ -222,8 +233,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     ]
     gate = _gate(report)
     body = [*head, *([*gate, ""] if gate else []), *baseline_markdown(report),
-            *_ranking(report), "", *_self_judging(report), *_repeats(report),
-            "### Jury agreement", "", *_agreement(report), "", *_claims(report),
+            *_ranking(report), "", *variant_markdown(report), *_self_judging(report),
+            *_repeats(report),
+            "### Jury agreement", "", *_agreement(report), "", *_claims(report), *_cost(report),
             "### Badges", "",
             *_badges(report), *_failures(report), "", *run_markdown(report)]
     return "\n".join(body)

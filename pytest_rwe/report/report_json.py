@@ -78,9 +78,13 @@ def result_entry(record: Record) -> dict[str, Any]:
             "jurors": [_juror_entry(j) for j in cell["jurors"]],
         }
     summary = record.get("summary")
+    # a prompt variant's entry names it (its "model" is model+variant, as everywhere else)
+    variant = ({"variant": record["variant"], "variant_of": record.get("variant_of")}
+               if record.get("variant") is not None else {})
     return {
         "study": record["study"],
         "model": record["model"],
+        **variant,
         "repeat": record["repeat"],
         "badge": record.get("badge") or "red",
         "error": record.get("error"),
@@ -92,6 +96,7 @@ def result_entry(record: Record) -> dict[str, Any]:
         "criteria": criteria,
         "excluded_jurors": list(record.get("excluded_jurors") or []),
         "self_jurors": list(record.get("self_jurors") or []),
+        "usage": record.get("usage"),
     }
 
 
@@ -101,18 +106,23 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
                  prompts: Mapping[str, Any] | None = None,
                  meta: Mapping[str, Any] | None = None,
                  no_study: str | None = None,
-                 run: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                 run: Mapping[str, Any] | None = None,
+                 variants: Sequence[str] = ()) -> dict[str, Any]:
     """The whole report: run description, aggregates, and every result; redacted.
 
     ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
     values; the plugin passes the real ones). ``no_study`` is why the run found no study.
     ``run`` is the run section (calls, retries, 429s, each endpoint's concurrency:
-    :meth:`pytest_rwe.report.progress.Progress.run_section`).
+    :meth:`pytest_rwe.report.progress.Progress.run_section`). ``variants`` names the run's
+    prompt variants in order (the first is the reference); ``prompts`` then holds the
+    reference's templates and, under ``"variants"``, each variant's.
     """
     from pytest_rwe import __version__
 
     meta = dict(meta or {})
-    sections = aggregate(records, settings, models=models, jury=jury, no_study=no_study)
+    sections = aggregate(records, settings, models=models, jury=jury, no_study=no_study,
+                         variants=variants,
+                         variant_prompts=(prompts or {}).get("variants"))
     report: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
@@ -140,6 +150,8 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "repeats": sections["repeats"],
         "self_judging": sections["self_judging"],
         "gate": sections["gate"],
+        "variants": sections["variants"],
+        "cost": sections["cost"],
         "results": [result_entry(r) for r in sorted_records(records)],
         "run": dict(run) if run is not None else None,
     }

@@ -16,8 +16,11 @@ from typing import Any
 
 from pytest_rwe.criteria import label
 from pytest_rwe.stats.rubric import (
-    RUBRIC_KEYS,
+    ALL_KEYS,
+    COST,
+    LOWER_IS_BETTER,
     RubricResult,
+    active_keys,
     check_normalize_max,
     resolve_weights,
     score_models,
@@ -30,7 +33,7 @@ class RescoreError(ValueError):
 
 
 def parse_criterion_values(text: str, *, option: str = "--normalize-max",
-                           keys: Sequence[str] = RUBRIC_KEYS) -> dict[str, float]:
+                           keys: Sequence[str] = ALL_KEYS) -> dict[str, float]:
     """Parse ``"key=value,key=value"`` into numbers, with errors naming the option and key."""
     values: dict[str, float] = {}
     for item in text.split(","):
@@ -75,6 +78,8 @@ def _number(value: object, field: str, key: str | None = None) -> float | None:
         raise RescoreError(f"{field}: expected a number or null, got {value!r}")
     if key == INFERENCE_TIME and value < 0:
         raise RescoreError(f"{field}: an inference time in seconds cannot be negative ({value})")
+    if key == COST and value < 0:
+        raise RescoreError(f"{field}: a cost in USD cannot be negative ({value})")
     if key in CRITERIA and not 0 <= value <= 1:
         raise RescoreError(f"{field}: a criterion mean is a share of 0/1 scores in [0, 1], "
                            f"got {value}")
@@ -109,15 +114,16 @@ def read_means(data: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
                 if criterion in criteria:
                     cell = _mapping(criteria[criterion], field)
                     row[criterion] = _number(cell.get("mean"), f"{field}.mean", criterion)
-            if INFERENCE_TIME in entry:
-                field = f"models.{name}.{INFERENCE_TIME}"
-                cell = _mapping(entry[INFERENCE_TIME], field)
-                row[INFERENCE_TIME] = _number(cell.get("mean"), f"{field}.mean", INFERENCE_TIME)
+            for key in LOWER_IS_BETTER:
+                if key in entry:
+                    field = f"models.{name}.{key}"
+                    cell = _mapping(entry[key], field)
+                    row[key] = _number(cell.get("mean"), f"{field}.mean", key)
         else:
             for key, value in entry.items():
-                if key not in RUBRIC_KEYS:
+                if key not in ALL_KEYS:
                     raise RescoreError(f"models.{name}.{key}: unknown key; a plain table row "
-                                       f"has {', '.join(RUBRIC_KEYS)}")
+                                       f"has {', '.join(ALL_KEYS)}")
                 row[key] = _number(value, f"models.{name}.{key}", key)
         means[name] = row
     return means
@@ -176,21 +182,23 @@ def result_to_dict(result: RubricResult) -> dict[str, Any]:
     }
 
 
-_HEADERS = {key: label(key, unit=True) for key in (*CRITERIA, INFERENCE_TIME)}
+_HEADERS = {**{key: label(key, unit=True) for key in (*CRITERIA, INFERENCE_TIME)},
+            COST: "cost ($)"}
 
 
 def format_table(result: RubricResult) -> str:
     """A plain-text table: raw means, normalized values ("-": undefined), score as a
     percentage, and rank, best first."""
-    rows = [["model", *(_HEADERS[k] for k in RUBRIC_KEYS),
-             *(f"norm {_HEADERS[k].split()[0]}" for k in RUBRIC_KEYS), "score", "rank"]]
+    keys = active_keys(result.weights)
+    rows = [["model", *(_HEADERS[k] for k in keys),
+             *(f"norm {_HEADERS[k].split()[0]}" for k in keys), "score", "rank"]]
     for m in result.ranking():
         cells = [m.model]
-        for key in RUBRIC_KEYS:
+        for key in keys:
             value = m.raw.get(key)
-            cells.append("n/a" if value is None else
-                         f"{value:.2f}" if key == INFERENCE_TIME else f"{value:.3f}")
-        for key in RUBRIC_KEYS:
+            cells.append("n/a" if value is None else f"{value:.2f}" if key == INFERENCE_TIME
+                         else f"{value:.4f}" if key == COST else f"{value:.3f}")
+        for key in keys:
             norm = m.normalized.get(key)
             cells.append("n/a" if key not in m.normalized else "-" if norm is None
                          else f"{norm:.2f}")

@@ -11,8 +11,11 @@ from typing import Any
 
 from pytest_rwe.criteria import label
 from pytest_rwe.report.baseline_text import baseline_lines, gate_lines
+from pytest_rwe.report.cost_text import cost_note, cost_rows
 from pytest_rwe.report.run_section import run_lines
+from pytest_rwe.report.variants import variant_lines
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
+from pytest_rwe.stats.rubric import COST
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
 Segment = tuple[str, str | None]
@@ -23,8 +26,9 @@ GRID_LIMIT = 20
 #: at most this many non-green rows are listed in the terminal (the HTML has them all)
 ROW_LIMIT = 25
 _BADGE_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
-_DIFF_PATTERN = {INFERENCE_TIME: "{:+.3f}"}
-SHORT = {**{key: label(key) for key in (*CRITERIA, INFERENCE_TIME)}, WEIGHTED_SCORE: "score"}
+_DIFF_PATTERN = {INFERENCE_TIME: "{:+.3f}", COST: "{:+.4f}"}
+SHORT = {**{key: label(key) for key in (*CRITERIA, INFERENCE_TIME)}, COST: "cost",
+         WEIGHTED_SCORE: "score"}
 
 
 def plain(lines: Sequence[Line]) -> list[str]:
@@ -301,6 +305,13 @@ def _claims(report: Mapping[str, Any]) -> list[Line]:
              ("; ".join(parts), None)]]
 
 
+def _cost(report: Mapping[str, Any]) -> list[Line]:
+    rows = cost_rows(report)
+    if not rows:
+        return []
+    return [[("tokens and cost:", "bold")], *table(rows), [("  " + cost_note(report), None)]]
+
+
 def _pct(rate: float | None) -> str:
     return "n/a" if rate is None else f"{100 * rate:.0f}%"
 
@@ -314,8 +325,8 @@ def render_summary(report: Mapping[str, Any]) -> list[Line]:
     if not report["models"]:
         return [*lines, [("  no evaluation in this run: nothing to report (see the gate below)",
                           "red")], *baseline_lines(report)]
-    for part in (_means, _rubric, _differences, _agreement, _self_judging, _claims, _repeats,
-                 _badges, _sensitivity, baseline_lines, run_lines):
+    for part in (_means, _rubric, _differences, variant_lines, _agreement, _self_judging,
+                 _claims, _repeats, _badges, _sensitivity, _cost, baseline_lines, run_lines):
         lines += part(report)
     return lines
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from pytest_rwe.stats.bootstrap import CI, check_options, interval
 from pytest_rwe.stats.pairwise import PerStudy, models_of
-from pytest_rwe.stats.rubric import RUBRIC_KEYS, RubricResult, score_models
+from pytest_rwe.stats.rubric import ALL_KEYS, RubricResult, score_models
 
 RESOLUTION_RESAMPLES = 1000
 
@@ -73,7 +73,7 @@ def ranking_resolution(per_study: PerStudy, rubric: RubricResult, *,
     top, runner_up = ranked[0].model, ranked[1].model
     studies = sorted(per_study)
     models = models_of(per_study)
-    columns = {m: {k: [per_study[s].get(m, {}).get(k) for s in studies] for k in RUBRIC_KEYS}
+    columns = {m: {k: [per_study[s].get(m, {}).get(k) for s in studies] for k in ALL_KEYS}
                for m in models}
     rng = random.Random(seed)
     n = len(studies)

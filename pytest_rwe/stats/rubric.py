@@ -5,6 +5,10 @@ Each of the four is min-max normalized across the scored models (inference time 
 fastest = 1), the normalized values are summed with weights, and the weighted sums are
 min-max normalized again across models, giving a score in 0..1 (shown as 0-100%).
 
+``cost`` (USD per summary: the model's own calls, not the jury's) is a fifth key, off by
+default; given a weight (``--rwe-weights ...,cost=W``) it is normalized like inference
+time, cheapest = 1. An unknown cost (no price for the model) is a missing value.
+
 Edge cases (each a documented decision, tested in tests/stats/test_rubric_score.py):
 
 - **Fewer than two scored models**: min-max normalization is undefined. The result has
@@ -46,7 +50,14 @@ from typing import Any
 from pytest_rwe.criteria import default_weights
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
+COST = "cost"
+#: the paper's rubric
 RUBRIC_KEYS: tuple[str, ...] = (*CRITERIA, INFERENCE_TIME)
+#: keys that take part only when given a weight (off by default)
+OPTIONAL_KEYS: tuple[str, ...] = (COST,)
+ALL_KEYS: tuple[str, ...] = (*RUBRIC_KEYS, *OPTIONAL_KEYS)
+#: keys where lower is better (and which are not 0..1 means)
+LOWER_IS_BETTER: tuple[str, ...] = (INFERENCE_TIME, COST)
 DEFAULT_WEIGHTS: Mapping[str, float] = default_weights()  # the criterion table's
 TIE_TOLERANCE = 1e-9
 
@@ -55,14 +66,20 @@ ModelMeans = Mapping[str, Mapping[str, float | None]]
 
 
 def check_key(key: str, what: str = "key") -> str:
-    """Return ``key`` when it is a criterion or inference_time, else raise a ValueError."""
-    if key not in RUBRIC_KEYS:
-        raise ValueError(f"unknown {what} {key!r}; valid {what}s: {', '.join(RUBRIC_KEYS)}")
+    """Return ``key`` when it is a criterion, inference_time or cost, else raise a ValueError."""
+    if key not in ALL_KEYS:
+        raise ValueError(f"unknown {what} {key!r}; valid {what}s: {', '.join(ALL_KEYS)}")
     return key
 
 
+def active_keys(weights: Mapping[str, float]) -> tuple[str, ...]:
+    """The rubric's keys, and the optional ones ``weights`` names."""
+    return (*RUBRIC_KEYS, *(k for k in OPTIONAL_KEYS if k in weights))
+
+
 def resolve_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
-    """The default weights with any subset overridden; weights must be finite and >= 0."""
+    """The default weights with any subset overridden (an optional key joins when given);
+    weights must be finite and >= 0."""
     resolved = dict(DEFAULT_WEIGHTS)
     for key, value in (weights or {}).items():
         check_key(key, "weight")
@@ -73,17 +90,19 @@ def resolve_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
 
 
 def check_normalize_max(normalize_max: Mapping[str, float] | None) -> dict[str, float]:
-    """Validate normalizing maxima: in [0, 1] for criteria, > 0 seconds for inference_time."""
+    """Validate normalizing maxima: in [0, 1] for criteria, > 0 seconds for inference_time,
+    > 0 USD for cost."""
     checked: dict[str, float] = {}
     for key, value in (normalize_max or {}).items():
         check_key(key, "normalize-max key")
         ok = isinstance(value, (int, float)) and math.isfinite(value)
-        if ok and key == INFERENCE_TIME:
+        if ok and key in LOWER_IS_BETTER:
             ok = value > 0
         elif ok:
             ok = 0 <= value <= 1
         if not ok:
-            bound = "a number of seconds > 0" if key == INFERENCE_TIME else "a number in [0, 1]"
+            bound = ("a number of seconds > 0" if key == INFERENCE_TIME
+                     else "a number of USD > 0" if key == COST else "a number in [0, 1]")
             raise ValueError(f"normalize-max {key}={value!r} must be {bound}")
         checked[key] = float(value)
     return checked
@@ -94,9 +113,10 @@ def _check_value(model: str, key: str, value: object) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"{model}: {key} must be a finite number or None, got {value!r}")
-    if key == INFERENCE_TIME and value < 0:
-        raise ValueError(f"{model}: {INFERENCE_TIME} must be >= 0 seconds, got {value!r}")
-    if key != INFERENCE_TIME and not 0 <= value <= 1:
+    if key in LOWER_IS_BETTER and value < 0:
+        unit = "seconds" if key == INFERENCE_TIME else "USD"
+        raise ValueError(f"{model}: {key} must be >= 0 {unit}, got {value!r}")
+    if key not in LOWER_IS_BETTER and not 0 <= value <= 1:
         raise ValueError(f"{model}: {key} is a mean of 0/1 scores and must be in [0, 1], "
                          f"got {value!r}")
     return float(value)
@@ -190,17 +210,18 @@ def score_models(means: ModelMeans, *, weights: Mapping[str, float] | None = Non
     """Apply the weighted rubric to per-model means (see the module docstring for edge cases)."""
     w = resolve_weights(weights)
     nmax = check_normalize_max(normalize_max)
+    keys = active_keys(w)
     raw: dict[str, dict[str, float | None]] = {}
     for model, values in means.items():
         for key in values:
             check_key(key, f"key of model {model!r}")
-        raw[model] = {k: _check_value(model, k, values.get(k)) for k in RUBRIC_KEYS}
+        raw[model] = {k: _check_value(model, k, values.get(k)) for k in keys}
 
     # a model without any criterion mean was never evaluated: it gets no score
     evaluated = [m for m in raw if any(raw[m][c] is not None for c in CRITERIA)]
-    dropped = tuple(k for k in RUBRIC_KEYS
+    dropped = tuple(k for k in keys
                     if w[k] > 0 and evaluated and all(raw[m][k] is None for m in evaluated))
-    needed = [k for k in RUBRIC_KEYS if w[k] > 0 and k not in dropped]
+    needed = [k for k in keys if w[k] > 0 and k not in dropped]
     missing = {m: (tuple(k for k in needed if v[k] is None) if m in evaluated
                    else tuple(CRITERIA)) for m, v in raw.items()}
     scored = [m for m in evaluated if not missing[m]]
@@ -229,14 +250,14 @@ def score_models(means: ModelMeans, *, weights: Mapping[str, float] | None = Non
         return RubricResult(models, w, nmax, False, reason, dropped, undefined)
 
     normalized: dict[str, dict[str, float | None]] = {m: {} for m in scored}
-    for key in RUBRIC_KEYS:
+    for key in keys:
         present = [m for m in scored if raw[m][key] is not None]
         if key in undefined:
             for m in present:
                 normalized[m][key] = None
             continue
         column = normalize((raw[m][key] or 0.0 for m in present),
-                           reverse=key == INFERENCE_TIME, maximum=nmax.get(key))
+                           reverse=key in LOWER_IS_BETTER, maximum=nmax.get(key))
         for m, value in zip(present, column, strict=True):
             normalized[m][key] = value
     sums = {m: sum(w[k] * (normalized[m][k] or 0.0) for k in ranking) for m in scored}

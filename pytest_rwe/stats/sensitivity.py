@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from pytest_rwe.stats.rubric import RUBRIC_KEYS, ModelMeans, score_models
+from pytest_rwe.stats.rubric import ModelMeans, active_keys, score_models
 
 DEFAULT_UPPER = 100.0
 _TOLERANCE = 1e-9
@@ -68,7 +68,7 @@ def weight_sensitivity(means: ModelMeans, *, weights: Mapping[str, float] | None
         return {}
     scored = {m: s for m, s in rubric.models.items() if s.weighted_sum is not None}
     result: dict[str, WeightSensitivity] = {}
-    for key in RUBRIC_KEYS:
+    for key in active_keys(rubric.weights):
         if key in rubric.dropped or key in rubric.undefined or any(
                 s.normalized.get(key) is None for s in scored.values()):
             continue  # raising this weight would leave some model unscored: no line to draw

@@ -56,7 +56,9 @@ class CallLabel:
 
     ``model`` is the called model's display name (``provider/model``); ``repeat`` is the
     sample index (also in the key); ``subject`` optionally names the model whose summary a
-    judge or repair call is about (in messages and the stored label, not in the path).
+    judge or repair call is about (in messages and the stored label, not in the path);
+    ``variant`` the prompt variant the call was made under (None: the run's only prompts;
+    in messages and the stored label: the prompt itself, in the key, tells variants apart).
     """
 
     kind: CallKind
@@ -65,6 +67,7 @@ class CallLabel:
     model: str
     repeat: int = 0
     subject: str | None = None
+    variant: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("summary", "judge", "repair"):
@@ -88,6 +91,8 @@ class CallLabel:
             text += f" on the summary by {self.subject}"
         if self.repeat:
             text += f" (repeat {self.repeat})"
+        if self.variant:
+            text += f" (prompt variant {self.variant})"
         return text
 
     def stem(self) -> str:
@@ -119,6 +124,8 @@ class CallLabel:
             "criterion": self.criterion,
             "model": self.model,
             "subject": self.subject,
+            # only in a variant run: the stored files of other runs stay byte for byte
+            **({"variant": self.variant} if self.variant else {}),
         }
 
 
@@ -182,6 +189,10 @@ def encode_record(
             "latency_s": round(result.latency_s, 4),
             "input_tokens": result.usage.input_tokens,
             "output_tokens": result.usage.output_tokens,
+            # only what the vendor reported apart: an older file without them reads as unknown
+            **{name: count for name, count in (
+                ("reasoning_tokens", result.usage.reasoning_tokens),
+                ("cached_tokens", result.usage.cached_tokens)) if count is not None},
         },
         "run_id": run_id,
         "recorded_at": recorded_at.isoformat(timespec="seconds"),
@@ -211,10 +222,8 @@ def decode_record(text: str) -> StoredResponse:
         result = GenerationResult(
             text=_typed(response["text"], str, "response.text"),
             latency_s=float(_typed(response["latency_s"], (int, float), "response.latency_s")),
-            usage=Usage(
-                _optional_int(response.get("input_tokens"), "response.input_tokens"),
-                _optional_int(response.get("output_tokens"), "response.output_tokens"),
-            ),
+            usage=Usage(*(_optional_int(response.get(name), f"response.{name}") for name in (
+                "input_tokens", "output_tokens", "reasoning_tokens", "cached_tokens"))),
             replayed=True,
         )
         run_id = data.get("run_id")

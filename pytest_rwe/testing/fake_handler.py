@@ -110,7 +110,9 @@ class Handler(BaseHTTPRequestHandler):
             text = fake._reply_text(vendor, model, prompt)
             if fault is not None and kind != "empty":
                 text = fault.text if kind == "reply" else NOT_JSON_JUDGE_REPLY
-            data = _json(success_body(vendor, model, text, prompt, empty=kind == "empty"))
+            data = _json(success_body(vendor, model, text, prompt, empty=kind == "empty",
+                                      reasoning_tokens=fake.reasoning_tokens,
+                                      cached_tokens=fake.cached_tokens))
         elif fault.kind == "rate_limit":
             status, wait = 429, fault.retry_after_s
             data = _json(error_body(vendor, 429, "Rate limit exceeded.", retry_after_s=wait))

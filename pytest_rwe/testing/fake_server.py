@@ -120,7 +120,12 @@ class FakeServer:
     by provider); a request over the cap gets ``overload_status`` (429 by default; 503 or
     529 to play an overloaded server) with ``Retry-After: retry_after_s`` (None: no header).
     ``responder(provider, model, prompt_text)`` may return the reply text (None: default).
+    ``reasoning_tokens`` and ``cached_tokens`` (0: not reported) are added to every answer's
+    usage block the way each vendor reports them (:func:`fake_wire.success_body`).
     """
+
+    reasoning_tokens: int = 0
+    cached_tokens: int = 0
 
     def __init__(
         self,

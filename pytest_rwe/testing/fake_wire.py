@@ -84,10 +84,18 @@ def body_hash(raw: bytes) -> str:
 
 
 def success_body(
-    vendor: Vendor, model: str, text: str, prompt: str, *, empty: bool = False
+    vendor: Vendor, model: str, text: str, prompt: str, *, empty: bool = False,
+    reasoning_tokens: int = 0, cached_tokens: int = 0,
 ) -> dict[str, Any]:
-    """The vendor's success response; ``empty`` leaves out the choices/content/candidates."""
-    usage_in, usage_out = count_tokens(prompt), count_tokens(text)
+    """The vendor's success response; ``empty`` leaves out the choices/content/candidates.
+
+    ``reasoning_tokens`` (thought before answering) and ``cached_tokens`` (of the prompt,
+    read from the vendor's cache) are reported each in the vendor's own way when not 0: for
+    every vendor the prompt then still counts ``count_tokens(prompt)`` tokens in all and the
+    output ``count_tokens(text) + reasoning_tokens``.
+    """
+    usage_in, usage_out = count_tokens(prompt), count_tokens(text) + reasoning_tokens
+    cached_tokens = min(cached_tokens, usage_in)
     digest = hashlib.sha256(f"{model}\0{prompt}".encode()).hexdigest()[:24]
     if vendor == "openai":
         choices = [
@@ -104,11 +112,7 @@ def success_body(
             "created": 1_760_000_000,
             "model": model,
             "choices": [] if empty else choices,
-            "usage": {
-                "prompt_tokens": usage_in,
-                "completion_tokens": usage_out,
-                "total_tokens": usage_in + usage_out,
-            },
+            "usage": _openai_usage(usage_in, usage_out, reasoning_tokens, cached_tokens),
         }
     if vendor == "anthropic":
         return {
@@ -119,7 +123,7 @@ def success_body(
             "content": [] if empty else [{"type": "text", "text": text}],
             "stop_reason": "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": usage_in, "output_tokens": usage_out},
+            "usage": _anthropic_usage(usage_in, usage_out, reasoning_tokens, cached_tokens),
         }
     candidate = {
         "content": {"role": "model", "parts": [{"text": text}]},
@@ -128,14 +132,45 @@ def success_body(
     }
     return {
         "candidates": [] if empty else [candidate],
-        "usageMetadata": {
-            "promptTokenCount": usage_in,
-            "candidatesTokenCount": usage_out,
-            "totalTokenCount": usage_in + usage_out,
-        },
+        "usageMetadata": _google_usage(usage_in, usage_out, reasoning_tokens, cached_tokens),
         "modelVersion": model,
         "responseId": digest,
     }
+
+
+def _openai_usage(usage_in: int, usage_out: int, reasoning: int, cached: int) -> dict[str, Any]:
+    # the totals include the details
+    usage: dict[str, Any] = {"prompt_tokens": usage_in, "completion_tokens": usage_out,
+                             "total_tokens": usage_in + usage_out}
+    if reasoning:
+        usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
+    if cached:
+        usage["prompt_tokens_details"] = {"cached_tokens": cached}
+    return usage
+
+
+def _anthropic_usage(usage_in: int, usage_out: int, reasoning: int,
+                     cached: int) -> dict[str, Any]:
+    # input_tokens leaves out the cache reads; output_tokens includes the thinking
+    usage: dict[str, Any] = {"input_tokens": usage_in - cached, "output_tokens": usage_out}
+    if cached:
+        usage["cache_read_input_tokens"] = cached
+        usage["cache_creation_input_tokens"] = 0
+    if reasoning:
+        usage["output_tokens_details"] = {"thinking_tokens": reasoning}
+    return usage
+
+
+def _google_usage(usage_in: int, usage_out: int, reasoning: int, cached: int) -> dict[str, Any]:
+    # promptTokenCount includes the cached tokens; candidatesTokenCount leaves out thoughts
+    usage: dict[str, Any] = {"promptTokenCount": usage_in,
+                             "candidatesTokenCount": usage_out - reasoning,
+                             "totalTokenCount": usage_in + usage_out}
+    if reasoning:
+        usage["thoughtsTokenCount"] = reasoning
+    if cached:
+        usage["cachedContentTokenCount"] = cached
+    return usage
 
 
 _OPENAI_TYPES = {429: "rate_limit_exceeded", 500: "server_error", 503: "server_error"}
