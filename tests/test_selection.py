@@ -9,8 +9,10 @@ import pytest
 from pytest_rwe.study import parse_study
 from pytest_rwe.study.selection import (
     SelectError,
+    describe,
     parse_select,
     selected,
+    selection_problem,
     significance_profile,
     study_tags,
 )
@@ -68,3 +70,46 @@ def test_select_expressions(cohort_raw: dict[str, object]) -> None:
 def test_bad_select_expressions_say_the_fix(expression: str, message: str) -> None:
     with pytest.raises(SelectError, match="--rwe-select: " + message):
         parse_select([expression])
+
+
+TAG_SETS = [
+    {"id": ("a_cohort",), "design": ("cohort",), "measure": ("HR", "OR")},
+    {"id": ("b_series",), "design": ("case_series",), "measure": ("PCT",)},
+]
+
+
+def test_a_selection_that_keeps_a_study_has_no_problem() -> None:
+    assert selection_problem([], TAG_SETS) is None
+    assert selection_problem(parse_select(["design=case_series"]), TAG_SETS) is None
+    assert selection_problem(parse_select(["measure=h*|pct"]), TAG_SETS) is None
+
+
+@pytest.mark.parametrize(("expression", "message"), [
+    ("design=cohrot", "design=cohrot matches no study; known values: case_series, cohort; "
+                      "did you mean cohort?"),
+    ("design!=cohrot", "design!=cohrot matches no study"),  # a typo that deselects nothing
+    ("measure=HR|IRR", "measure=irr matches no study; known values: hr, or, pct"),
+])
+def test_a_value_no_study_has_names_the_key_the_values_and_the_fix(
+        expression: str, message: str) -> None:
+    problem = selection_problem(parse_select([expression]), TAG_SETS)
+    assert problem is not None and problem.startswith("--rwe-select: " + message)
+    assert "Fix the value or drop the condition (keys: id, design, measure" in problem
+
+
+def test_a_selection_of_no_study_is_a_problem() -> None:
+    problem = selection_problem(parse_select(["design=cohort", "measure=pct"]), TAG_SETS)
+    assert problem == (
+        "--rwe-select design=cohort,measure=pct selects none of the 2 studies: a run on no "
+        "study would pass on no evidence. Every condition must hold at once; loosen one "
+        "(key=a|b takes either value), or check the values with rwe validate")
+
+
+def test_long_value_lists_are_cut() -> None:
+    tag_sets = [{"id": (f"study_{i:03d}",)} for i in range(40)]
+    problem = selection_problem(parse_select(["id=stuyd_001"]), tag_sets)
+    assert problem is not None
+    assert "study_011, ... (40 in all); did you mean study_001" in problem
+    assert "study_012" not in problem.split("did you mean")[0]
+    assert describe(parse_select(["id=A|b", "source!=legend-htn"])) == (
+        "id=a|b,source!=legend-htn")

@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pytest_rwe import escape
 from pytest_rwe.report import rescore as rescore_module
+from pytest_rwe.report.breakdown_text import breakdown_lines
 from pytest_rwe.report.rescore import (
     RescoreError,
     format_table,
@@ -17,6 +19,7 @@ from pytest_rwe.report.rescore import (
     rescore_result,
     result_to_dict,
 )
+from pytest_rwe.report.terminal import plain
 from pytest_rwe.stats.rubric import ALL_KEYS
 
 
@@ -66,8 +69,25 @@ def run_rescore(args: argparse.Namespace) -> int:
     except RescoreError as error:
         print(f"rwe rescore: {source}: {error}", file=sys.stderr)
         return 2
+    breakdown = _breakdown_lines(data)
     if args.json:
-        print(json.dumps(result_to_dict(result), indent=2))
+        output = result_to_dict(result)
+        if breakdown:  # weights do not change it: the saved run's, as it was
+            output["breakdown"] = data["breakdown"]
+        print(json.dumps(output, indent=2))
     else:
-        print(format_table(result))
+        print("\n".join([format_table(result), *breakdown]))
     return 0
+
+
+def _breakdown_lines(data: object) -> list[str]:
+    """A saved report.json's breakdown by design, source and area, as in the terminal
+    summary (nothing for a plain table, or a report from before the breakdown)."""
+    if not isinstance(data, dict) or not isinstance(data.get("breakdown"), dict):
+        return []
+    try:
+        return [escape.terminal(line, one_line=True) for line in plain(breakdown_lines(data))]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        print("rwe rescore: the report's breakdown section is not in the expected form; "
+              "it is left out", file=sys.stderr)
+        return []

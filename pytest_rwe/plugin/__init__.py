@@ -85,9 +85,15 @@ def _configure_controller(config: pytest.Config) -> None:
     rwe = get_session(config)
     if config.getoption("--rwe-model") or config.getoption("--rwe-jury"):
         rwe.check_usable()  # asked for on the command line: check the keys now too
-    if config.getoption("--rwe-cases") or config.getoption("--rwe-model"):
-        # asked for on the command line: a folder without a study is a usage error now,
-        # before xdist starts workers (a mistyped path must not pass on no evidence)
+    if config.getoption("--rwe-select") or config.getini("rwe_select"):
+        from pytest_rwe.plugin import selection
+
+        selection.conditions(config)  # a bad --rwe-select or rwe_select stops the run now
+    if (config.getoption("--rwe-cases") or config.getoption("--rwe-model")
+            or config.getoption("--rwe-select")):
+        # asked for on the command line: a folder without a study, or a selection that
+        # keeps none, is a usage error now, before xdist starts workers (a mistyped path
+        # or value must not pass on no evidence)
         check_studies(config)
     if jury_rules_given(config):
         jury_rules(config)  # a bad quorum or rule stops the run before workers start
@@ -131,6 +137,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         loads = get_session(metafunc.config).loads
         metafunc.parametrize("rwe_study_load", loads, ids=[load.id for load in loads],
                              indirect=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "pytest_rwe.study" not in sys.modules:
+        return  # no test of the studies was parametrized: there is nothing to select
+    from pytest_rwe.plugin import selection
+    from pytest_rwe.plugin.session import get_session
+
+    if any(selection.load_of(item) is not None for item in items):  # the studies are loaded
+        selection.deselect(config, items, get_session(config).loads)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

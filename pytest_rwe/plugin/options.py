@@ -26,8 +26,6 @@ def add_options(parser: pytest.Parser) -> None:
     add_baseline_options(parser)  # --rwe-baseline, --rwe-max-drop
     add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
     add_report_options(parser)  # --rwe-bt-time-weight
-    from pytest_rwe.plugin.plan import add_cost_options
-
     add_cost_options(parser)  # --rwe-plan, --rwe-prices
 
 
@@ -43,6 +41,17 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          + ",".join(DEFAULT_JURY) + ")")
     group.addoption("--rwe-cases", metavar="DIR",
                     help="folder of study JSON files (default: ini rwe_cases, cases/studies)")
+    group.addoption("--rwe-select", action="append", default=[], metavar="KEY=VALUE,...",
+                    help="run only the studies whose tags match, e.g. design=case_series or "
+                         "'measure=HR|OR,source!=legend-htn': key=a|b (either), key!=a "
+                         "(neither), case-insensitive shell wildcards; a comma joins "
+                         "conditions that all hold; repeatable. Keys: id; design (cohort, "
+                         "case_series, cross_sectional); measure (HR, OR, RR, IRR, MD, RD, "
+                         "PCT, N); area (source.therapeutic_area, e.g. cardiology); source "
+                         "(literature, legend-htn, or source.collection); hard (true: 9 or "
+                         "more outcomes); timepoints (true, false); significance (all, none, "
+                         "mixed, unreported). A key or value no study has, or a selection of "
+                         "no study, is a usage error (default: ini rwe_select)")
     group.addoption("--rwe-prompts", action="append", default=[], metavar="DIR",
                     help="folder of prompt templates overriding the packaged defaults "
                          "(default: ini rwe_prompts, else a 'prompts' folder beside the "
@@ -97,6 +106,8 @@ def _add_run_options(parser: pytest.Parser) -> None:
     parser.addini("rwe_jury", "comma-separated jurors", default="")
     parser.addini("rwe_cases", "folder of study JSON files, relative to the rootdir",
                   default="cases/studies")
+    parser.addini("rwe_select", "studies to run, one --rwe-select expression a line (all "
+                  "hold), e.g. design=case_series", type="linelist", default=[])
     parser.addini("rwe_prompts", "folder of prompt templates, relative to the rootdir",
                   default="")
     parser.addini("rwe_thresholds",
@@ -168,6 +179,21 @@ def add_report_options(parser: pytest.Parser) -> None:
                          "(ini rwe_bt_time_weight)")
     parser.addini("rwe_bt_time_weight", "Bradley-Terry time weight (default 0: quality only)",
                   default="")
+
+
+def add_cost_options(parser: pytest.Parser) -> None:
+    """Register ``--rwe-plan``, ``--rwe-prices`` and ini ``rwe_prices``."""
+    group = parser.getgroup("rwe")
+    group.addoption("--rwe-plan", action="store_true", default=False,
+                    help="print, per provider, the calls the run would make, how many are "
+                         "stored, and the new ones' estimated tokens, cost and wall time; call "
+                         "nothing and exit 0 (with --rwe-report DIR also write DIR/plan.json)")
+    group.addoption("--rwe-prices", action="append", default=[], metavar="FILE",
+                    help="JSON price file (USD per 1M tokens) overriding the shipped prices; "
+                         "repeatable (ini rwe_prices: files or 'MODEL input=X output=Y' lines)")
+    parser.addini("rwe_prices", "price files (relative to the rootdir) or lines "
+                  "'MODEL input=2.0 output=8.0 [cached_input=0.5]' (USD per 1M tokens)",
+                  type="linelist", default=[])
 
 
 def option_text(config: pytest.Config, option: str, ini: str) -> str | None:

@@ -128,6 +128,7 @@ class ReportPlugin:
             meta={"git_commit": git_commit(self.config.rootpath)},
             no_study=no_study,
             run=self._run_section(rwe.engine),
+            **self._study_sections(),
         )
         self.report["quorum"] = rules.quorum
         self.report["exclude_self"] = rules.exclude_self
@@ -141,6 +142,25 @@ class ReportPlugin:
                 failed = True
         if failed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _study_sections(self) -> dict[str, Any]:
+        """The tags and the plausibility warnings of the studies the records evaluated, and
+        the ``--rwe-select`` selection: computed here, on the controller, once per run (the
+        studies are loaded in this process too), never per worker or per test."""
+        from pytest_rwe.plugin import selection
+        from pytest_rwe.report.study_notes import study_warnings
+        from pytest_rwe.study.selection import study_tags
+
+        try:
+            loads = get_session(self.config).loads
+        except pytest.UsageError:  # no cases folder: already the no-study cause
+            return {}
+        by_id = {load.id: load.study for load in loads if load.study is not None}
+        evaluated = [study for study_id in sorted({str(r["study"]) for r in self.records})
+                     if (study := by_id.get(study_id)) is not None]
+        return {"study_tags": {study.id: study_tags(study) for study in evaluated},
+                "study_warnings": study_warnings(evaluated, self.config.rootpath),
+                "selection": selection.selection_section(self.config, loads)}
 
     def _run_section(self, engine: Engine | None) -> dict[str, Any] | None:
         """Calls, retries, 429s and each endpoint's concurrency, over every process."""

@@ -2,10 +2,12 @@
 error, not a skip (pytest glue).
 
 An empty parameter set would make pytest skip the tests and exit 0: a mistyped
-``--rwe-cases`` in a workflow would give a green check on no evidence. Instead:
+``--rwe-cases`` in a workflow would give a green check on no evidence. A ``--rwe-select``
+that keeps no study, or names a value no study has, is the same problem
+(:mod:`pytest_rwe.plugin.selection`). Instead:
 
-- with ``--rwe-cases`` or ``--rwe-model`` on the command line, the folder is checked in
-  ``pytest_configure``, before xdist starts any worker;
+- with ``--rwe-cases``, ``--rwe-model`` or ``--rwe-select`` on the command line, the folder
+  is checked in ``pytest_configure``, before xdist starts any worker;
 - otherwise (ini ``rwe_cases``) the tests are parametrized with one :class:`NoStudy`
   placeholder: a plain run stops at the end of collection with the usage error; an xdist
   worker cannot raise one (it would crash), so its placeholder test fails with the message
@@ -33,11 +35,15 @@ class NoStudy:
 
 
 def no_study_problem(config: pytest.Config) -> str | None:
-    """Why the cases folder gives no study to test (missing, not a folder, empty), or None."""
+    """Why the cases folder gives no study to test (missing, not a folder, empty, or none
+    selected by ``--rwe-select``), or None."""
     session = get_session(config)
     try:
         if session.loads:
-            return None
+            from pytest_rwe.plugin import selection
+
+            problem = selection.problem(config, session.loads)
+            return redact(f"pytest-rwe: {problem}") if problem else None
     except pytest.UsageError as exc:  # not a folder
         return redact(f"pytest-rwe: no study found: {exc}")
     folder = session.settings.cases

@@ -15,11 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe import escape
+from pytest_rwe.report.breakdown_text import breakdown_html
 from pytest_rwe.report.cost_text import cost_html
 from pytest_rwe.report.html_assets import CSS, ERROR_HOOK, SCRIPT
 from pytest_rwe.report.html_charts import Bar, bar_chart, colour, point_chart
 from pytest_rwe.report.html_findings import FINDINGS_CSS, summary_with_findings
 from pytest_rwe.report.run_section import run_html
+from pytest_rwe.report.study_notes import selection_text, warning_html
 from pytest_rwe.report.terminal import (
     SHORT,
     bt_basis,
@@ -59,6 +61,7 @@ def _header(report: Mapping[str, Any]) -> str:
     jury = ", ".join(f"<code>{e(j)}</code>" for j in report["jury"])
     weights = ", ".join(f"{e(k)}={v:g}" for k, v in report["weights"].items())
     maxima = ", ".join(f"{e(k)}={v:g}" for k, v in (report.get("normalize_max") or {}).items())
+    selection = selection_text(report)
     return (
         "<h1>pytest-rwe report</h1>"
         f'<div class="meta">{len(report["studies"])} studies &times; {len(report["models"])} '
@@ -68,6 +71,7 @@ def _header(report: Mapping[str, Any]) -> str:
         + (f" &middot; prompts <code>{e(str(prompts.get('sha256', ''))[:12])}</code>"
            if prompts else "")
         + f"<br>weights {weights}" + (f" &middot; normalize-max {maxima}" if maxima else "")
+        + (f"<br>studies selected with <code>{e(selection)}</code>" if selection else "")
         + "</div>"
     )
 
@@ -342,8 +346,8 @@ def render_html(report: Mapping[str, Any]) -> str:
     models = list(report["models"])
     index = {m: j for j, m in enumerate(models)}
     body = "".join([
-        _header(report), _gate(report), _ranking(report, index), variant_html(report),
-        _charts(report, index),
+        _header(report), _gate(report), warning_html(report), _ranking(report, index),
+        variant_html(report), breakdown_html(report), _charts(report, index),
         _self_judging(report), _repeats(report), _agreement(report), _sensitivity(report),
         cost_html(report), _grid(report, models),
         _drilldown(report, models), run_html(report)])

@@ -13,8 +13,10 @@ from typing import Any
 
 from pytest_rwe import escape
 from pytest_rwe.report.baseline_text import baseline_markdown
+from pytest_rwe.report.breakdown_text import breakdown_markdown
 from pytest_rwe.report.cost_text import cost_note, cost_rows
 from pytest_rwe.report.run_section import run_markdown
+from pytest_rwe.report.study_notes import selection_text, warning_markdown
 from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
 from pytest_rwe.report.variants import variant_markdown
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
@@ -231,10 +233,13 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         + f"; pytest-rwe {esc(report['plugin_version'])}.",
         "",
     ]
+    selection = selection_text(report)
+    if selection:
+        head += [f"Studies selected with `{esc(selection)}`.", ""]
     gate = _gate(report)
     body = [*head, *([*gate, ""] if gate else []), *baseline_markdown(report),
-            *_ranking(report), "", *variant_markdown(report), *_self_judging(report),
-            *_repeats(report),
+            *warning_markdown(report), *_ranking(report), "", *variant_markdown(report),
+            *breakdown_markdown(report), *_self_judging(report), *_repeats(report),
             "### Jury agreement", "", *_agreement(report), "", *_claims(report), *_cost(report),
             "### Badges", "",
             *_badges(report), *_failures(report), "", *run_markdown(report)]

@@ -20,6 +20,7 @@ from typing import Any
 from pytest_rwe import escape
 from pytest_rwe.redact import redact_deep
 from pytest_rwe.report.aggregate import Record, aggregate, juror_status, sorted_records
+from pytest_rwe.report.breakdown import Tags, breakdown
 from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.evidence import quorum_met
 from pytest_rwe.report.repeats import repeat_passes
@@ -107,7 +108,10 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
                  meta: Mapping[str, Any] | None = None,
                  no_study: str | None = None,
                  run: Mapping[str, Any] | None = None,
-                 variants: Sequence[str] = ()) -> dict[str, Any]:
+                 variants: Sequence[str] = (),
+                 study_tags: Tags | None = None,
+                 study_warnings: Sequence[Mapping[str, Any]] = (),
+                 selection: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The whole report: run description, aggregates, and every result; redacted.
 
     ``meta`` supplies ``plugin_version``, ``git_commit`` and ``created_at`` (tests pass fixed
@@ -115,7 +119,11 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
     ``run`` is the run section (calls, retries, 429s, each endpoint's concurrency:
     :meth:`pytest_rwe.report.progress.Progress.run_section`). ``variants`` names the run's
     prompt variants in order (the first is the reference); ``prompts`` then holds the
-    reference's templates and, under ``"variants"``, each variant's.
+    reference's templates and, under ``"variants"``, each variant's. ``study_tags`` (study id
+    -> :func:`~pytest_rwe.study.selection.study_tags`) gives the ``breakdown`` by design,
+    source and area; ``study_warnings`` are the plausibility warnings of the run's studies
+    (:func:`pytest_rwe.report.study_notes.study_warnings`); ``selection`` is the
+    ``--rwe-select`` expression with the number of studies it kept.
     """
     from pytest_rwe import __version__
 
@@ -123,6 +131,8 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
     sections = aggregate(records, settings, models=models, jury=jury, no_study=no_study,
                          variants=variants,
                          variant_prompts=(prompts or {}).get("variants"))
+    tags = {study: {key: list(values) for key, values in (study_tags or {}).get(study, {}).items()}
+            for study in sections["studies"]}
     report: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
@@ -139,6 +149,10 @@ def build_report(records: Sequence[Record], settings: ReportSettings, *,
         "bootstrap": sections["bootstrap"],
         "studies": sections["studies"],
         "models": sections["models"],
+        "selection": dict(selection) if selection is not None else None,
+        "study_tags": tags,
+        "breakdown": breakdown(records, tags, settings, models=models),
+        "study_warnings": [dict(w) for w in study_warnings],
         "rubric": sections["rubric"],
         "bradley_terry": sections["bradley_terry"],
         "differences_from_top": sections["differences_from_top"],

@@ -11,8 +11,10 @@ from typing import Any
 
 from pytest_rwe.criteria import label
 from pytest_rwe.report.baseline_text import baseline_lines, gate_lines
+from pytest_rwe.report.breakdown_text import breakdown_lines
 from pytest_rwe.report.cost_text import cost_note, cost_rows
 from pytest_rwe.report.run_section import run_lines
+from pytest_rwe.report.study_notes import selection_text, warning_lines
 from pytest_rwe.report.variants import variant_lines
 from pytest_rwe.stats.pairwise import WEIGHTED_SCORE
 from pytest_rwe.stats.rubric import COST
@@ -321,12 +323,14 @@ def render_summary(report: Mapping[str, Any]) -> list[Line]:
     models = len(report["models"])
     head = (f"pytest-rwe: {len(report['studies'])} studies x {models} model"
             f"{'s' if models != 1 else ''}, jury {', '.join(report['jury'])}")
-    lines: list[Line] = [[(head, "bold")]]
+    selection = selection_text(report)
+    lines: list[Line] = [[(head + (f"; {selection}" if selection else ""), "bold")]]
     if not report["models"]:
         return [*lines, [("  no evaluation in this run: nothing to report (see the gate below)",
                           "red")], *baseline_lines(report)]
-    for part in (_means, _rubric, _differences, variant_lines, _agreement, _self_judging,
-                 _claims, _repeats, _badges, _sensitivity, _cost, baseline_lines, run_lines):
+    for part in (warning_lines, _means, breakdown_lines, _rubric, _differences, variant_lines,
+                 _agreement, _self_judging, _claims, _repeats, _badges, _sensitivity, _cost,
+                 baseline_lines, run_lines):
         lines += part(report)
     return lines
 

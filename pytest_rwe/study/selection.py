@@ -7,6 +7,7 @@ and the report can break the criterion means down by design, by source and by ar
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,8 +18,12 @@ from pytest_rwe.study import Measure, Study
 # summaries of studies with many outcomes the most error-prone).
 HARD_OUTCOMES = 9
 
+# (the --help text of --rwe-select, in plugin/options.py, lists them without importing this
+# module: a test keeps the two the same)
 TAG_KEYS: tuple[str, ...] = ("id", "design", "measure", "area", "source", "hard", "timepoints",
                              "significance")
+#: at most this many known values are listed in a message (ids run into the hundreds)
+_LISTED_VALUES = 12
 _LEGEND_BUILDER = "scripts/build_legend_cases.py"
 
 
@@ -108,7 +113,8 @@ def parse_select(expressions: Sequence[str], *, option: str = "--rwe-select") ->
                     f"{option} design=case_series,measure=HR|OR")
             if key not in TAG_KEYS:
                 raise SelectError(
-                    f"{option}: unknown key {key!r}; use one of {', '.join(TAG_KEYS)}")
+                    f"{option}: unknown key {key!r}; use one of {', '.join(TAG_KEYS)}, "
+                    f"e.g. {option} design=case_series")
             patterns = tuple(p.strip().lower() for p in value.split("|") if p.strip())
             conditions.append(Condition(key, patterns, negated))
     return conditions
@@ -120,3 +126,46 @@ def selected(study: Study, conditions: Sequence[Condition]) -> bool:
         return True
     tags = study_tags(study)
     return all(condition.matches(tags) for condition in conditions)
+
+
+def describe(conditions: Sequence[Condition]) -> str:
+    """The conditions as one canonical expression (``design=cohort,source!=legend-htn``)."""
+    return ",".join(f"{c.key}{'!=' if c.negated else '='}{'|'.join(c.patterns)}"
+                    for c in conditions)
+
+
+def _known(values: Sequence[str], pattern: str) -> str:
+    near = difflib.get_close_matches(pattern, values, n=3)
+    listed = ", ".join(values[:_LISTED_VALUES])
+    if len(values) > _LISTED_VALUES:
+        listed += f", ... ({len(values)} in all)"
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    return f"known values: {listed or 'none'}{hint}"
+
+
+def selection_problem(conditions: Sequence[Condition],
+                      tag_sets: Sequence[Mapping[str, Sequence[str]]], *,
+                      option: str = "--rwe-select") -> str | None:
+    """Why ``conditions`` cannot select from studies with these tags, or None.
+
+    A value that matches no study at all is almost surely a typo (``design=cohrot``), and a
+    selection that leaves no study would pass on no evidence: both are problems, each
+    message naming the key, the values the studies have and the fix.
+    """
+    if not conditions:
+        return None
+    for condition in conditions:
+        values = sorted({v.lower() for tags in tag_sets for v in tags.get(condition.key, ())})
+        for pattern in condition.patterns:
+            if not any(fnmatch.fnmatchcase(v, pattern) for v in values):
+                sign = "!=" if condition.negated else "="
+                known = _known(values, pattern)
+                return (f"{option}: {condition.key}{sign}{pattern} matches no study; "
+                        f"{known}{'' if known.endswith('?') else '.'} Fix the value or drop "
+                        f"the condition (keys: {', '.join(TAG_KEYS)})")
+    if not any(all(c.matches(tags) for c in conditions) for tags in tag_sets):
+        return (f"{option} {describe(conditions)} selects none of the {len(tag_sets)} studies: "
+                "a run on no study would pass on no evidence. Every condition must hold "
+                "at once; loosen one (key=a|b takes either value), or check the values with "
+                "rwe validate")
+    return None
