@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.redact import KEY_VARIABLES, redact
+from pytest_rwe.redact import key_environ, redact
 from pytest_rwe.store.keys import KEY_VERSION, canonical
 from pytest_rwe.store.layout import CallKind, CallLabel, check_key, slug
 
@@ -130,7 +129,7 @@ def encode_record(
 def dump_record(record: Mapping[str, Any]) -> str:
     """A record as file text: redacted, pretty-printed, sorted keys, trailing newline."""
     # the key variables are read once per record, not once per string
-    environ = {name: os.environ[name] for name in KEY_VARIABLES if name in os.environ}
+    environ = key_environ()
     return json.dumps(_redacted(record, environ), indent=2, sort_keys=True,
                       ensure_ascii=False) + "\n"
 
