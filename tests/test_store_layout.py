@@ -250,7 +250,7 @@ def test_needed_keys_are_the_vendors_of_the_models_and_jurors() -> None:
                         ["openai/o4-mini", "google/gemini-2.5-pro", "builtin/rules",
                          "openai/llama@http://127.0.0.1:1/v1"])
     assert [n.variables for n in needs] == [("OPENAI_API_KEY",),
-                                            ("GEMINI_API_KEY", "GOOGLE_API_KEY")]
+                                            ("GOOGLE_API_KEY", "GEMINI_API_KEY")]
     assert needs[0].users == ("model openai/gpt-4.1", "juror openai/o4-mini")
     assert needed_keys(["builtin/template"], ["builtin/rules"]) == []
 

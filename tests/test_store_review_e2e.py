@@ -205,7 +205,7 @@ def test_rwe_keys_lists_the_key_variables_of_the_configured_vendors(
     assert full.stdout.splitlines() == [
         "OPENAI_API_KEY: model openai/gpt-4.1-mini, juror openai/o4-mini",
         "ANTHROPIC_API_KEY: juror anthropic/claude-sonnet-4-20250514",
-        "GEMINI_API_KEY (or GOOGLE_API_KEY): juror google/gemini-2.5-pro",
+        "GOOGLE_API_KEY (or GEMINI_API_KEY): juror google/gemini-2.5-pro",
     ]
     offline = rwe(pytester, "keys", "-o", "rwe_models=builtin/template")
     assert offline.returncode == 0 and offline.stdout == ""

@@ -20,6 +20,7 @@ def add_keys_parser(commands: Any) -> None:
     keys = commands.add_parser(
         "keys", help="list the API key variables the configured models and jurors need",
         description="Print, one per line, the environment variable of each API key that "
+        "(NAME|OTHER when either variable may hold it) "
         "recording with the configured models under test and jurors needs (builtin models "
         "and model@URL servers need none). Reads the configuration as pytest does with "
         "PYTEST_ARGS (ini, -o, --rwe-model, --rwe-jury); nothing is collected or called.")
@@ -44,5 +45,7 @@ def run_keys(args: argparse.Namespace) -> int:
             others = f" (or {' or '.join(need.variables[1:])})" if need.variables[1:] else ""
             print(f"{need.variables[0]}{others}: {', '.join(need.users)}")
         else:
-            print(need.variables[0])
+            # one line per key; a key that may be held by either of two variables is
+            # written with both, "|" between them (the gate workflow accepts either)
+            print("|".join(need.variables))
     return 0

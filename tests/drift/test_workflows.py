@@ -96,10 +96,10 @@ def test_the_gate_asks_only_for_the_keys_the_configuration_needs() -> None:
         r"contains\(steps\.keys\.outputs\.needed, '([A-Z_]+)'\) && secrets\.([A-Z_]+) \|\| ''",
         text)
     assert len(guarded) == len(secrets) and all(a == b for a, b in guarded)
-    # and every vendor's key (the first variable `rwe keys` prints) can be handed over
+    # and every variable that may hold a vendor's key (`rwe keys` prints them) can be
     needs = needed_keys(["openai/gpt-4.1", "anthropic/claude-sonnet-4", "google/gemini-2.5-pro"],
                         [])
-    vendors = {need.variables[0] for need in needs}
+    vendors = {name for need in needs for name in need.variables}
     assert {name for name, _ in guarded} == vendors
     # one comment, found again by its marker and updated
     assert text.count("<!-- rwe-gate -->") == 2 and "-X PATCH" in text
