@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_rwe.store.entry import FORMAT_VERSION, decode_record, dump_record
+from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.layout import FREE_FOLDER, CallLabel, entry_files, is_legacy_file
-from pytest_rwe.store.lock_files import atomic_write_text
 
 
 class StoreLayoutError(Exception):
