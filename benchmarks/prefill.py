@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
+from pytest_rwe.caller import filed_label
 from pytest_rwe.prompts import judge_request, load_prompts, summarize_request
 from pytest_rwe.providers.base import GenerationResult, GenerationSettings, Usage
 from pytest_rwe.providers.registry import create_provider
@@ -47,6 +48,7 @@ def prefill_store(
 
     def save(name: str, label: CallLabel, request_messages: object, key: str, text: str) -> None:
         provider = providers[name]
+        label = filed_label(label)  # the names the caller files a call under
         store.save(label, key, GenerationResult(text, 1.0, Usage(1000, 200)),
                    provider=provider.name, model=provider.model,
                    settings=provider.effective_settings(settings),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import threading
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,7 +25,7 @@ from pytest_rwe.providers.base import (
 )
 from pytest_rwe.providers.limiter import AdaptiveLimit
 from pytest_rwe.providers.preload import load_sdk
-from pytest_rwe.providers.registry import create_provider
+from pytest_rwe.providers.registry import canonical_name, create_provider
 from pytest_rwe.providers.retry import CallStats, RetryPolicy, call_with_retries
 from pytest_rwe.store import (
     CallLabel,
@@ -34,13 +35,24 @@ from pytest_rwe.store import (
     StoreWarning,
 )
 from pytest_rwe.store.budget import Demand, StoreBudget
-from pytest_rwe.store.keys import request_hashes
+from pytest_rwe.store.keys import key_extras, request_hashes
 
 __all__ = ["CallLabel", "Caller"]
 
 #: an endpoint stays in the shared budget this long after its last call, so a pause between
 #: two waves of calls does not hand its share away and back
 LINGER_S = 2.0
+
+
+def filed_label(label: CallLabel) -> CallLabel:
+    """``label`` with both model names spelled canonically (one store folder per model,
+    whatever alias was typed); a subject that names no model (your own summary) is dropped,
+    which makes the call free-form (see :mod:`pytest_rwe.store.layout`)."""
+    model = canonical_name(label.model) or label.model
+    subject = canonical_name(label.subject) if label.subject is not None else None
+    if model == label.model and subject == label.subject:
+        return label
+    return dataclasses.replace(label, model=model, subject=subject)
 
 
 class Caller:
@@ -113,17 +125,26 @@ class Caller:
             # registered (and beating) before the first lock is taken: other processes
             # waiting on our locks can then tell that we are working on them
             self._start_beats(wanted=False)
-        key, prompt_hash = request_hashes(provider, request, label.repeat)
+        label = filed_label(label)
+        key, prompt_hash = request_hashes(provider, request, label.key_repeat)
+        store = self.store
         pending = self._in_flight.get(key)
         if pending is not None:
-            # the same request is already running for another test: share its answer
-            return await asyncio.shield(pending)
-        store = self.store
+            # the same request is already running for another test: share its answer, and
+            # file it under this call's name too (a replay looks for it there)
+            result = await asyncio.shield(pending)
+            store.file_as(label, key)
+            return result
+        origin = request.origin
         future = asyncio.ensure_future(self._stored(store.get_or_call(
             label, key, lambda: self._live(provider, request, key),
             provider=provider.name, model=provider.model,
             settings=provider.effective_settings(request.settings),
-            prompt_sha256=prompt_hash, defer=defer,
+            prompt_sha256=prompt_hash, defer=defer, server=key_extras(provider),
+            # a rendered prompt is referenced by its templates; a free-form one is kept
+            prompt=origin.to_record() if origin is not None else None,
+            messages=None if origin is not None else tuple(
+                {"role": m.role, "content": m.content} for m in request.messages),
         ), provider.full_name))
         self._in_flight[key] = future
         future.add_done_callback(lambda _: self._in_flight.pop(key, None))

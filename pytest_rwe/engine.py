@@ -289,7 +289,7 @@ class Engine:
         calls = [CallUsage.of(called, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
-                                        bugs=bugs, calls=calls)
+                                        bugs=bugs, calls=calls, repeat=repeat)
         except StoreMissError as exc:
             # a replay-only run without the judge's answer: not a juror's abstention
             claims.cancel()
@@ -301,13 +301,13 @@ class Engine:
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
                      defer: Deferral | None = None, bugs: list[str] | None = None,
-                     calls: list[CallUsage] | None = None) -> Verdict:
+                     calls: list[CallUsage] | None = None, repeat: int = 0) -> Verdict:
         requests = judge_requests(self.config, study, summary, criteria, model=model)
         found = [] if bugs is None else bugs
         made = [] if calls is None else calls
         jobs = [
             self._judge_one(juror, study, requests[criterion], criterion, model, defer, found,
-                            made)
+                            made, repeat)
             for juror in self.config.jury
             for criterion in criteria
         ]
@@ -316,8 +316,9 @@ class Engine:
     async def _judge_one(
         self, juror: str, study: Study, request: GenerationRequest, criterion: Criterion,
         model: str, defer: Deferral | None, bugs: list[str], calls: list[CallUsage],
+        repeat: int = 0,
     ) -> JurorScore:
-        label = judge_label(self.config, "judge", juror, study, criterion, model)
+        label = judge_label(self.config, "judge", juror, study, criterion, model, repeat)
         try:
             reply = await self.caller.call(juror, request, label, defer=defer)
             calls.append(CallUsage.of(juror, "judge", reply))
@@ -325,7 +326,8 @@ class Engine:
                 parsed = parse_judge_reply(reply.text, criterion)
             except ReplyError as first:
                 repair = repair_request(request, reply.text, first, criterion)
-                repair_label = judge_label(self.config, "repair", juror, study, criterion, model)
+                repair_label = judge_label(self.config, "repair", juror, study, criterion, model,
+                                           repeat)
                 second = await self.caller.call(juror, repair, repair_label, defer=defer)
                 calls.append(CallUsage.of(juror, "repair", second))
                 try:
@@ -369,12 +371,13 @@ def judge_requests(config: EngineConfig, study: Study, summary: str,
 
 
 def judge_label(config: EngineConfig, kind: CallKind, juror: str, study: Study,
-                criterion: Criterion, model: str) -> CallLabel:
-    """The label of a judge call or its repair, by ``juror`` on ``model``'s summary: the
-    model under test and its prompt variant apart."""
+                criterion: Criterion, model: str, repeat: int = 0) -> CallLabel:
+    """The label of a judge call or its repair, by ``juror`` on ``model``'s summary of
+    ``repeat``: the model under test and its prompt variant apart. The file is filed beside
+    that summary (its repeat too); the key leaves the repeat out (:attr:`CallLabel.key_repeat`)."""
     subject, variant, _ = config.arm(model)
     return CallLabel(kind=kind, study_id=study.id, criterion=criterion, model=juror,
-                     subject=subject, variant=variant)
+                     subject=subject, variant=variant, repeat=repeat)
 
 
 async def _none() -> None:

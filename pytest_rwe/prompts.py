@@ -17,8 +17,10 @@ Rendering is deterministic: the same study and the same templates give the same 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import os
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ from pytest_rwe.providers.base import (
     GenerationSettings,
     JudgeTask,
     Message,
+    PromptOrigin,
     SummarizeTask,
 )
 from pytest_rwe.settings import PromptVariant, SettingsError
@@ -68,7 +71,7 @@ class PromptTemplate:
     text: str
     source: str  # "package" or the path of the overriding file
 
-    @property
+    @functools.cached_property
     def sha256(self) -> str:
         """sha256 of the text (UTF-8)."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
@@ -317,6 +320,9 @@ def summarize_request(
         messages=(Message("user", render_summarize_prompt(study, prompts)),),
         settings=settings,
         task=SummarizeTask(study),
+        # its one other input is the study's data: a changed prompt with the same template
+        # is a changed study
+        origin=prompt_origin([prompts.summarize(study.design)]),
     )
 
 
@@ -329,9 +335,49 @@ def judge_request(
     summarization_prompt: str | None = None,
 ) -> GenerationRequest:
     """One user message asking a juror to score ``summary`` on ``criterion``."""
-    text = render_judge_prompt(study, summary, criterion, prompts, summarization_prompt)
+    shown = (summarization_prompt if summarization_prompt is not None
+             else render_summarize_prompt(study, prompts))
+    text = render_judge_prompt(study, summary, criterion, prompts, shown)
     return GenerationRequest(
         messages=(Message("user", text),),
         settings=settings,
         task=JudgeTask(study, summary, criterion),
+        # the judge prompt embeds the summarization prompt: both templates are its origin,
+        # and the hashes of the two texts it embeds tell the study's data from the summary
+        origin=prompt_origin([prompts.judge(criterion), prompts.summarize(study.design)],
+                             summarization_prompt_sha256=_sha256(shown),
+                             summary_sha256=_sha256(summary)),
     )
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def prompt_origin(templates: list[PromptTemplate], **inputs: str) -> PromptOrigin:
+    """The store's reference to the templates (and data hashes) a request was rendered from.
+
+    A template's source is written relative to the current folder (a suite's
+    ``cases/prompts/...``), or ``package`` for the packaged default: never an absolute path,
+    which would differ between machines and change every stored file.
+    """
+    return PromptOrigin(
+        templates=tuple((t.name, t.sha256, _portable(t.source)) for t in templates),
+        inputs=tuple(sorted(inputs.items())),
+    )
+
+
+def _portable(source: str) -> str:
+    if source == PACKAGE_SOURCE:
+        return source
+    return _relative_to(source, os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)
+def _relative_to(source: str, folder: str) -> str:
+    # resolving costs system calls, and every request of a run names the same few files
+    path = Path(source)
+    try:
+        return path.resolve().relative_to(Path(folder).resolve()).as_posix()
+    except (ValueError, OSError):
+        return path.name

@@ -17,13 +17,14 @@ also fails the juror abstains (the engine's decision, not this module's).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_rwe.providers.base import GenerationRequest, Message
+from pytest_rwe.providers.base import GenerationRequest, Message, PromptOrigin
 from pytest_rwe.verdict import CRITERIA, Criterion
 
 
@@ -211,4 +212,13 @@ def repair_request(
         messages=(*original.messages, Message("assistant", shown), Message("user", ask)),
         settings=original.settings,
         task=original.task,
+        origin=_repair_origin(original.origin, shown),
     )
+
+
+def _repair_origin(origin: PromptOrigin | None, shown: str) -> PromptOrigin | None:
+    if origin is None:
+        return None
+    reply = hashlib.sha256(shown.encode("utf-8")).hexdigest()
+    return PromptOrigin(origin.templates,
+                        tuple(sorted((*origin.inputs, ("reply_sha256", reply)))))

@@ -109,7 +109,7 @@ def test_a_replay_from_the_committed_store_passes_drift_and_gates(
 
 def _edit_a_number(pytester: pytest.Pytester, study: str) -> tuple[str, str]:
     """Change one number in the stored summary of ``study``; return (old, new)."""
-    [path] = (pytester.path / "store" / study / slug(VENDOR_MODEL)).glob("summary-*.json")
+    path = pytester.path / "store" / slug(VENDOR_MODEL) / study / "summary.json"
     stored = json.loads(path.read_text(encoding="utf-8"))
     text = stored["response"]["text"]
     cited = set(re.findall(r"\d+\.\d+", text))
@@ -161,7 +161,7 @@ def test_a_reworded_summary_is_not_drift(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, keys: None
 ) -> None:
     record(pytester, monkeypatch, RULES)
-    [path] = (pytester.path / "store" / STUDIES[3] / slug(VENDOR_MODEL)).glob("summary-*.json")
+    path = pytester.path / "store" / slug(VENDOR_MODEL) / STUDIES[3] / "summary.json"
     stored = json.loads(path.read_text(encoding="utf-8"))
     text = stored["response"]["text"]
     assert text.startswith("This cohort study compared")

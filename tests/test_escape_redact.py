@@ -74,7 +74,7 @@ def test_display_and_path_names_of_a_model_url() -> None:
     # the store folder of such a model: host and port only
     label = CallLabel(kind="summary", study_id="s1", criterion=None, model=MODEL)
     path = str(label.relative_path("0" * 64))
-    assert path == "s1/openai__gpt-x-host-8080/summary-r0-000000000000.json"
+    assert path == "openai__gpt-x-host-8080/s1/summary.json"
     assert "PASSWORD" not in path and "user" not in path
 
 

@@ -141,7 +141,7 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
         time.sleep(0.01)
     # the leader's connections (only it called until then), and what it had stored
     leader_connections = server.clients()
-    stored = len([p for p in (pytester.path / "store").glob("*/*/*.json")
+    stored = len([p for p in (pytester.path / "store").rglob("*.json")
                   if ".locks" not in p.parts])
     output = finish(run)  # it ends by itself, within the bound of finish()
     assert run.returncode in (0, 1), output[-3000:]

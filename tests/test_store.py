@@ -131,7 +131,7 @@ def test_round_trip_keeps_text_latency_and_tokens(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path, "new", run_id="run-1")
     key = key_of()
     path = save(store, SUMMARY, key, result())
-    assert path == tmp_path / "demo_cohort" / "openai__gpt-4.1" / f"summary-r0-{key[:12]}.json"
+    assert path == tmp_path / "openai__gpt-4.1" / "demo_cohort" / "summary.json"
     replayed = ResponseStore(tmp_path, "new").lookup(SUMMARY, key)
     assert replayed is not None
     assert replayed.text == "Drug A was associated with fewer visits."
@@ -149,21 +149,25 @@ def test_record_is_pretty_sorted_and_complete(tmp_path: Path) -> None:
     assert text.endswith("}\n") and text.startswith("{\n  ")
     data = json.loads(text)
     assert list(data) == sorted(data)
+    assert data["format"] == 2
     assert data["key"] == key
-    assert data["provider"] == "openai" and data["model"] == "gpt-4.1"
-    assert data["settings"] == {"max_output_tokens": 2048, "temperature": 0}
-    assert data["repeat"] == 0
-    assert data["label"] == {
+    request = data["request"]
+    assert request["provider"] == "openai" and request["model"] == "gpt-4.1"
+    assert request["settings"] == {"max_output_tokens": 2048, "temperature": 0}
+    assert request["repeat"] == 0 and request["key_version"] == 1
+    assert request["prompt_sha256"] == prompt_sha256(MESSAGES)
+    assert data["call"] == {
         "kind": "summary",
         "study": "demo_cohort",
         "criterion": None,
         "model": "openai/gpt-4.1",
         "subject": None,
+        "repeat": 0,
     }
-    assert data["prompt_sha256"] == prompt_sha256(MESSAGES)
     assert data["response"] == {
         "text": "Drug A was associated with fewer visits.",
         "latency_s": 1.2346,
+        **{name: None for name in Usage.__dataclass_fields__},
         "input_tokens": 812,
         "output_tokens": 95,
     }
@@ -174,16 +178,26 @@ def test_record_is_pretty_sorted_and_complete(tmp_path: Path) -> None:
 def test_file_names_say_what_the_call_was(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path)
     key = key_of()
-    k12 = key[:12]
-    judge_dir = tmp_path / "demo_cohort" / "anthropic__claude-sonnet-4"
-    assert store.path_for(JUDGE, key) == judge_dir / f"judge-completeness-{k12}.json"
+    study = tmp_path / "openai__gpt-4.1" / "demo_cohort"
+    assert store.path_for(SUMMARY, key) == study / "summary.json"
+    # a judge call is filed under the model whose summary it judges, then the juror
     of = CallLabel("judge", "demo_cohort", "completeness", JUDGE.model, 2, "openai/gpt-4.1")
-    # the judged model is not in the path: the same judge request has one file
-    assert store.path_for(of, key).name == f"judge-completeness-r2-{k12}.json"
-    repair = CallLabel("repair", "demo_cohort", "numbers_accurate", JUDGE.model)
-    assert store.path_for(repair, key).name == f"repair-numbers_accurate-{k12}.json"
+    assert store.path_for(of, key) == (study / "anthropic__claude-sonnet-4"
+                                       / "completeness.r2.json")
+    repair = CallLabel("repair", "demo_cohort", "numbers_accurate", JUDGE.model,
+                       subject="openai/gpt-4.1")
+    assert store.path_for(repair, key).name == "numbers_accurate.repair.json"
     repeat = CallLabel("summary", "demo_cohort", None, "openai/gpt-4.1", repeat=3)
-    assert store.path_for(repeat, key).name == f"summary-r3-{k12}.json"
+    assert store.path_for(repeat, key).name == "summary.r3.json"
+    variant = CallLabel("summary", "demo_cohort", None, "openai/gpt-4.1", variant="terse")
+    assert store.path_for(variant, key) == (tmp_path / "openai__gpt-4.1" / "variant-terse"
+                                            / "demo_cohort" / "summary.json")
+    # the name holds no key: another prompt for the same call is the same file
+    assert store.path_for(SUMMARY, key_of(model="gpt-4.1-mini")) == study / "summary.json"
+    # a judgement of no model's summary (free-form) is named by its key
+    assert store.path_for(JUDGE, key) == (tmp_path / "anthropic__claude-sonnet-4"
+                                          / "demo_cohort" / "free"
+                                          / f"judge-completeness-{key[:12]}.json")
     # an odd study id stays inside the store
     evil = CallLabel("summary", "../../etc", None, "openai/gpt-4.1")
     assert tmp_path in store.path_for(evil, key).parents
@@ -263,7 +277,6 @@ def test_mode_none_with_nothing_stored_names_model_study_and_call(tmp_path: Path
     assert "anthropic/claude-sonnet-4" in message
     assert "demo_cohort" in message
     assert "judge call 'completeness'" in message
-    assert "prompt or generation settings changed" in message
     assert "never recorded" in message
     assert "--rwe-record new" in message
     assert info.value.path == store.path_for(JUDGE, key_of())
@@ -276,7 +289,7 @@ def test_mode_none_says_when_the_prompt_changed(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path, "none")
     assert store.claim_blocking(SUMMARY, key_of()).result is not None  # replays
     changed = key_of(messages=(MESSAGES[0], Message("user", "an edited prompt")))
-    with pytest.raises(StoreMissError, match=f"holds {old.name} for this call under another key"):
+    with pytest.raises(StoreMissError, match=f"{old} holds the response to another request"):
         store.claim_blocking(SUMMARY, changed)
 
 
@@ -310,7 +323,7 @@ def test_leftover_temp_file_and_torn_entry_are_misses(tmp_path: Path) -> None:
     # a truncated entry (e.g. copied by hand) is reported once and treated as missing
     full = json.dumps({"key": key, "response": {"text": "x", "latency_s": 1.0}})
     path.write_text(full[: len(full) // 2])
-    with pytest.warns(StoreWarning, match=r"summary-r0-.*not a complete stored response"):
+    with pytest.warns(StoreWarning, match=r"summary.json: it is not a complete stored response"):
         assert store.lookup(SUMMARY, key) is None
     with warnings.catch_warnings():
         warnings.simplefilter("error")

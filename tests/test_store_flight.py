@@ -321,7 +321,7 @@ def test_four_processes_sharing_twenty_keys_call_each_once(tmp_path: Path) -> No
         proc.join(timeout=60)
         assert proc.exitcode == 0
     assert sorted(int(line) for line in calls.read_text().splitlines()) == list(range(20))
-    entries = sorted((tmp_path / "demo_cohort" / "openai__gpt-4.1").iterdir())
+    entries = sorted((tmp_path / "openai__gpt-4.1" / "demo_cohort").iterdir())
     assert len(entries) == 20  # no temp file left behind
     for entry in entries:
         json.loads(entry.read_text())

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.store.entry import CallLabel, decode_record, encode_record
+from pytest_rwe.store.entry import CallLabel, RequestInfo, decode_record, encode_record
 
 KEY = "ab" * 32
 LABEL = CallLabel(kind="judge", study_id="s1", criterion="completeness", model="openai/o4-mini")
 
 
 def encoded(usage: Usage) -> str:
-    return encode_record(LABEL, KEY, GenerationResult("ok", 0.5, usage), provider="openai",
-                         model="o4-mini", settings={}, prompt_sha256="0" * 64, run_id="r")
+    return encode_record(LABEL, KEY, GenerationResult("ok", 0.5, usage),
+                         RequestInfo("openai", "o4-mini", {}, "0" * 64), run_id="r")
 
 
 def test_usage_round_trips_with_reasoning_and_cached_tokens() -> None:

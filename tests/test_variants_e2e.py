@@ -200,3 +200,28 @@ def test_builtin_variants_are_said_to_be_unable_to_differ(pytester: pytest.Pytes
         "*builtin/template: terse vs default over 6 studies: no difference resolved*",
         "*note: builtin/template reads the study, not the prompt: its variants cannot differ*",
     ])
+
+
+def test_prune_keeps_every_variant_the_suite_runs(
+        pytester: pytest.Pytester, server: FakeServer) -> None:
+    import subprocess
+    import sys
+
+    args = ["--rwe-variant", "terse=prompts_terse"]
+    pytester.runpytest(*args)
+    store = pytester.path / "store"
+    files = sorted(p for p in store.rglob("*.json") if ".locks" not in p.parts)
+    variants = {p.relative_to(store).parts[1] for p in files}
+    assert variants == {"variant-default", "variant-terse"}
+
+    def prune(*more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(Path(sys.executable).parent / "rwe"), "store", "prune",
+                               "--dry-run", *more], cwd=pytester.path, capture_output=True,
+                              text=True, timeout=300, check=False)
+
+    kept = prune(*args)
+    assert kept.returncode == 0, kept.stderr
+    assert "would remove 0 unused file(s)" in kept.stdout
+    # a run without the variants uses none of their files
+    without = prune()
+    assert f"would remove {len(files)} unused file(s)" in without.stdout

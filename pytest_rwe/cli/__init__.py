@@ -1,4 +1,5 @@
-"""The ``rwe`` command: validate cases, re-score a saved run, calibrate a jury."""
+"""The ``rwe`` command: validate cases, re-score a saved run, calibrate a jury, list the API
+keys a configuration needs, prune or migrate the response store."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from collections.abc import Sequence
 
 from pytest_rwe import __version__
 from pytest_rwe.cli.calibrate import add_calibrate_parser
+from pytest_rwe.cli.keys import add_keys_parser
 from pytest_rwe.cli.rescore import add_rescore_parser
+from pytest_rwe.cli.store import add_store_parser
 from pytest_rwe.cli.validate import run_validate
 
 
@@ -31,12 +34,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_rescore_parser(commands)
     add_calibrate_parser(commands)
+    add_keys_parser(commands)
+    add_store_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rwe`` console script."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if not hasattr(args, "pytest_args"):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        # pytest's own options (rwe keys --rwe-model X): handed to pytest, in order
+        args.pytest_args = [*extra, *(args.pytest_args or [])]
     code: int = args.func(args)
     return code
 

@@ -17,6 +17,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from pytest_rwe.caller import filed_label
 from pytest_rwe.engine import EngineConfig, judge_label, judge_requests, summary_call
 from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider, ProviderError
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
@@ -85,7 +86,8 @@ class _Resolver:
                                local=True, answer=answer, study=study)
             self.calls.append(call)
             return call
-        key = request_key(provider, request, label.repeat)
+        label = filed_label(label)  # the names the caller files the call under
+        key = request_key(provider, request, label.key_repeat)
         known = self._keys.get(key)
         if known is not None:
             return known
@@ -115,11 +117,11 @@ class _Resolver:
         for juror in self.config.jury:
             for criterion in CRITERIA:
                 self._judge(juror, study, criterion, requests[criterion], text is not None,
-                            model, summary)
+                            model, summary, repeat)
 
     def _judge(self, juror: str, study: Study, criterion: Criterion,
                request: GenerationRequest, known: bool, subject: str,
-               summary: PlannedCall) -> None:
+               summary: PlannedCall, repeat: int = 0) -> None:
         if not known:
             provider = self.provider(juror)
             if provider.uses_store and not summary.local:
@@ -131,7 +133,7 @@ class _Resolver:
                 juror, provider.name, provider.budget_key(), "judge", _chars(request),
                 local=not provider.uses_store, awaits_summary=True, study=study.id))
             return
-        label = judge_label(self.config, "judge", juror, study, criterion, subject)
+        label = judge_label(self.config, "judge", juror, study, criterion, subject, repeat)
         judged = self._planned(juror, "judge", request, label, study.id)
         if judged.stored is None:
             return  # whether its reply will need a repair cannot be known before it comes
@@ -139,7 +141,8 @@ class _Resolver:
             parse_judge_reply(judged.stored.text, criterion)
         except ReplyError as error:
             repair = repair_request(request, judged.stored.text, error, criterion)
-            repair_label = judge_label(self.config, "repair", juror, study, criterion, subject)
+            repair_label = judge_label(self.config, "repair", juror, study, criterion, subject,
+                                       repeat)
             self._planned(juror, "repair", repair, repair_label, study.id)
 
 

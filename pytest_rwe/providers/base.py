@@ -56,12 +56,32 @@ class GenerationSettings:
 
 
 @dataclass(frozen=True)
+class PromptOrigin:
+    """Where a request's messages came from, for the response store: the templates they were
+    rendered from (``(file name, sha256, source)``) and the hashes of the data rendered into
+    them (``(name, sha256)``: the study, the judged summary). A replay whose prompt changed
+    can then say which template or which data did.
+    """
+
+    templates: tuple[tuple[str, str, str], ...]
+    inputs: tuple[tuple[str, str], ...] = ()
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "templates": {name: {"sha256": sha, "source": source}
+                          for name, sha, source in self.templates},
+            "inputs": dict(self.inputs),
+        }
+
+
+@dataclass(frozen=True)
 class GenerationRequest:
     """One model call: the full conversation, its settings, and what it is for."""
 
     messages: tuple[Message, ...]
     settings: GenerationSettings = field(default_factory=GenerationSettings)
     task: Task | None = field(default=None, compare=False)
+    origin: PromptOrigin | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

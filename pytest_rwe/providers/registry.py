@@ -62,6 +62,16 @@ def resolve_name(name: str) -> ModelName:
     return ModelName(resolved.provider, resolved.model, base_url or None)
 
 
+def canonical_name(name: str) -> str | None:
+    """One spelling per model: ``gpt-4.1`` and ``openai/gpt-4.1`` are ``openai/gpt-4.1``
+    (a ``@URL`` suffix is kept); None when ``name`` names no model."""
+    try:
+        resolved = resolve_name(name)
+    except ProviderConfigError:
+        return None
+    return f"{resolved}@{resolved.base_url}" if resolved.base_url else str(resolved)
+
+
 def _resolve_bare(name: str) -> ModelName:
     if "/" in name:
         provider, model = name.split("/", 1)
@@ -101,6 +111,31 @@ def missing_key(name: str, environ: Mapping[str, str] | None = None) -> str | No
     if variables and not any(env.get(v) for v in variables):
         return " or ".join(variables)
     return None
+
+
+@dataclass(frozen=True)
+class KeyNeed:
+    """One API key a configuration needs: the variables that can hold it (the first is the
+    usual name) and the models that need it, each with its role."""
+
+    variables: tuple[str, ...]
+    users: tuple[str, ...]
+
+
+def needed_keys(models: Iterable[str], jury: Iterable[str]) -> list[KeyNeed]:
+    """The API keys that recording with ``models`` and ``jury`` needs, one per vendor, in the
+    order first needed; a keyless provider (builtin, a ``model@URL`` server of your own)
+    needs none. Raises :class:`ProviderConfigError` on a name no provider serves."""
+    needs: dict[tuple[str, ...], list[str]] = {}
+    for role, names in (("model", models), ("juror", jury)):
+        for name in names:
+            resolved = resolve_name(name)
+            variables = () if resolved.base_url else _key_variables(resolved.provider)
+            if variables:
+                users = needs.setdefault(variables, [])
+                if f"{role} {resolved}" not in users:
+                    users.append(f"{role} {resolved}")
+    return [KeyNeed(variables, tuple(users)) for variables, users in needs.items()]
 
 
 def model_problems(names: Iterable[str], role: str, *, need_keys: bool = True) -> list[str]:

@@ -2,8 +2,11 @@
 
 - :mod:`~pytest_rwe.store.response_store`: :class:`ResponseStore` (replay, record, single
   flight across processes);
-- :mod:`~pytest_rwe.store.keys`: the key of a call; :mod:`~pytest_rwe.store.entry`: one
-  stored call (an *entry*) as JSON, its label and the store's errors;
+- :mod:`~pytest_rwe.store.keys`: the key of a call; :mod:`~pytest_rwe.store.layout`: where
+  each call is filed (one file per logical call); :mod:`~pytest_rwe.store.entry`: one stored
+  call (an *entry*) as JSON and the store's errors; :mod:`~pytest_rwe.store.changes`: what
+  changed when a stored key does not match; :mod:`~pytest_rwe.store.maintenance`: prune and
+  migrate;
 - :mod:`~pytest_rwe.store.reservation`, :mod:`~pytest_rwe.store.locks`,
   :mod:`~pytest_rwe.store.lock_files`, :mod:`~pytest_rwe.store.wait`: making a call once
   across processes;
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
         Deferral,
         DeferredCallFailed,
         RecordMode,
+        RequestInfo,
         ResponseStore,
         StoreMissError,
         StoreStats,
@@ -43,6 +47,7 @@ __all__ = [
     "Deferral",
     "DeferredCallFailed",
     "RecordMode",
+    "RequestInfo",
     "ResponseStore",
     "StoreMissError",
     "StoreStats",

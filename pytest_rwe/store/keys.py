@@ -18,6 +18,9 @@ floats by their shortest round-trip form; NaN and infinities are refused. Tuples
 
 A change to any part changes the key; the order of keys in a settings mapping does not. The
 task (which study, which criterion) is *not* part of the key: it only labels the stored file.
+A provider's key extras (its server's base URL) join the settings with every URL's user,
+password and query secrets hidden: a key never depends on a credential, so rotating a
+password keeps the store, and nothing secret is hashed into a committed file.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe.providers.base import GenerationRequest, Message, Provider
+from pytest_rwe.redact import strip_url_credentials
 
 KEY_VERSION = 1
 
@@ -119,13 +123,28 @@ def store_key(
     return _sha256(canonical_json(payload))
 
 
+def key_extras(provider: Provider) -> dict[str, Any]:
+    """``provider.key_extras()`` as plain data with the credentials of every URL hidden."""
+    return dict(_without_credentials(canonical(provider.key_extras(), "key_extras")))
+
+
+def _without_credentials(value: Any) -> Any:
+    if isinstance(value, str):
+        return strip_url_credentials(value)
+    if isinstance(value, dict):
+        return {k: _without_credentials(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_credentials(v) for v in value]
+    return value
+
+
 def request_key(provider: Provider, request: GenerationRequest, repeat: int = 0) -> str:
     """The store key of ``request`` sent to ``provider``, with the settings it really sends."""
     return store_key(
         provider=provider.name,
         model=provider.model,
         messages=request.messages,
-        settings={**provider.effective_settings(request.settings), **provider.key_extras()},
+        settings={**provider.effective_settings(request.settings), **key_extras(provider)},
         repeat=repeat,
     )
 
@@ -141,7 +160,7 @@ def request_hashes(provider: Provider, request: GenerationRequest,
     if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 0:
         raise ValueError(f"repeat is {repeat!r}; it must be an integer >= 0")
     messages = canonical_json(_messages(request.messages))
-    settings = {**provider.effective_settings(request.settings), **provider.key_extras()}
+    settings = {**provider.effective_settings(request.settings), **key_extras(provider)}
     payload = (f'{{"messages":{messages},"model":{canonical_json(provider.model)},'
                f'"provider":{canonical_json(provider.name)},"repeat":{repeat},'
                f'"settings":{canonical_json(settings)},"v":{KEY_VERSION}}}')

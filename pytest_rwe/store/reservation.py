@@ -21,7 +21,7 @@ from typing import Literal
 
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store.budget import StoreBudget
-from pytest_rwe.store.entry import CallLabel, StoreMissError, StoreWarning, miss_message
+from pytest_rwe.store.entry import CallLabel, RequestInfo, StoreMissError, StoreWarning
 from pytest_rwe.store.leader import Deferral, DeferredCallFailed
 from pytest_rwe.store.lock_files import LockInfo, owner_dead
 from pytest_rwe.store.locks import FlightLocks, RangeLocks, flight_locks
@@ -101,6 +101,10 @@ class SingleFlight:
     def path_for(self, call: CallLabel, key: str) -> Path:
         raise NotImplementedError
 
+    def miss_message(self, call: CallLabel, key: str,
+                     wanted: RequestInfo | None = None) -> str:
+        raise NotImplementedError
+
     def _stale_owner_s(self) -> float:
         return self.registry.stale_after_s if self.registry is not None else 0.0
 
@@ -159,14 +163,14 @@ class SingleFlight:
             self._count("waits")
         return claim
 
-    def _attempts(self, call: CallLabel, key: str,
-                  defer: Deferral | None) -> Generator[Wait, None, Claim]:
+    def _attempts(self, call: CallLabel, key: str, defer: Deferral | None,
+                  wanted: RequestInfo | None = None) -> Generator[Wait, None, Claim]:
         """Claim attempts: yields how to wait before the next one, returns the claim."""
         if self.mode == "none":
             hit = self._read(call, key)
             if hit is None:
                 path = self.path_for(call, key)
-                raise StoreMissError(call, key, path, miss_message(call, path, self.root))
+                raise StoreMissError(call, key, path, self.miss_message(call, key, wanted))
             return self._claimed(Claim(call, key, hit), waited=False)
         deadline = time.monotonic() + self.wait_timeout
         interval = self.poll_interval
@@ -214,16 +218,18 @@ class SingleFlight:
             yield Wait(interval, key, attempt)
             interval = min(interval * 1.5, _LOCK_RECHECK_S)
 
-    async def claim(self, call: CallLabel, key: str, *, defer: Deferral | None = None) -> Claim:
+    async def claim(self, call: CallLabel, key: str, *, defer: Deferral | None = None,
+                    wanted: RequestInfo | None = None) -> Claim:
         """The stored response, or the right to call the model (see :class:`Claim`).
 
         When another process is calling the model for the same key, wait for its answer
         (see the class docstring for how long). While ``defer.is_working()``, another
         process will make the call: wait for its answer (or raise
         :class:`DeferredCallFailed` when it gave up on it).
-        Mode ``none`` raises :class:`StoreMissError` on a miss.
+        Mode ``none`` raises :class:`StoreMissError` on a miss (saying what changed when
+        ``wanted`` describes the request).
         """
-        attempts = self._attempts(call, key, defer)
+        attempts = self._attempts(call, key, defer, wanted)
         while True:
             # A lock file costs a file creation (up to half a millisecond on a busy disk): in
             # a thread, so a burst of claims does not stall every call on the loop. A record

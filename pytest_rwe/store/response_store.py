@@ -1,23 +1,22 @@
 """The response store: every model call (summaries, judge calls, repairs) saved as one JSON file.
 
-Layout (small files that can be committed, so a pull-request diff shows which outputs changed)::
+One stable file per logical call, named by what the call is for (model under test, study,
+repeat, juror, criterion: :mod:`pytest_rwe.store.layout`), never by the key. A changed prompt
+or setting therefore rewrites the same file, and a pull-request diff shows the old and the new
+output side by side. The file holds the key and what went into it (:mod:`pytest_rwe.store.entry`);
+a replay uses it only when the key matches, and otherwise says what changed
+(:mod:`pytest_rwe.store.changes`). Beside the responses::
 
     <root>/.gitignore                      # keeps the transient files below out of git
     <root>/.locks/<key>.lock               # single-flight locks while a call is in progress
     <root>/.locks/run-<run id>.*           # an xdist run's leader notes (pytest_rwe.store.leader)
-    <root>/<study>/<provider>__<model>/summary-r<repeat>-<key12>.json
-    <root>/<study>/<provider>__<model>/judge-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
-    <root>/<study>/<provider>__<model>/repair-<criterion>[-of-<subject>][-r<repeat>]-<key12>.json
-
-``<provider>__<model>`` is the called model's display name with "/" written "__"; ``<subject>``
-is the model whose summary a juror scored, when the caller says; ``<key12>`` is the first 12
-hex digits of the key (see :mod:`pytest_rwe.store.keys`). A file holds the full key, provider,
-model, the effective settings, the repeat index, the label, the prompt's SHA-256, the response
-(text, latency, tokens), the run id and ``recorded_at``, pretty-printed with sorted keys.
 
 Record modes: ``new`` replays what is stored and calls the rest; ``none`` replays only (a miss
 raises :class:`StoreMissError`); ``all`` calls everything again and overwrites, except what
 another worker already wrote during the same run (same ``run_id``).
+
+A store in the layout before format 2 is read as it is (a response found there is copied to
+its new place); ``rwe store migrate`` rewrites it at once (:mod:`pytest_rwe.store.maintenance`).
 """
 
 from __future__ import annotations
@@ -33,17 +32,23 @@ from typing import Any, Literal
 
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store.budget import StoreBudget
+from pytest_rwe.store.changes import what_changed
 from pytest_rwe.store.entry import (
+    FORMAT_VERSION,
     CallKind,
     CallLabel,
+    RequestInfo,
+    StoredResponse,
     StoreMissError,
     StoreStats,
     StoreWarning,
     decode_record,
+    dump_record,
     encode_record,
 )
 from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.keys import prompt_sha256, request_key, store_key
+from pytest_rwe.store.layout import legacy_relative_path
 from pytest_rwe.store.leader import Deferral, DeferredCallFailed
 from pytest_rwe.store.lock_files import ensure_gitignore
 from pytest_rwe.store.locks import FlightLocks
@@ -58,6 +63,7 @@ __all__ = [
     "Deferral",
     "DeferredCallFailed",
     "RecordMode",
+    "RequestInfo",
     "ResponseStore",
     "StoreMissError",
     "StoreStats",
@@ -118,6 +124,10 @@ class ResponseStore(SingleFlight):
         self._counts: dict[str, int] = dict.fromkeys(StoreStats.__dataclass_fields__, 0)
         self._held: dict[str, str] = {}  # key -> token of a lock this object holds
         self._reported: set[Path] = set()
+        # key -> a file of this store that holds it (read or written by this process): the
+        # same request made for another label (two repeats that wrote the same summary get
+        # the same judge request) is answered from there and filed under its own name too
+        self._known: dict[str, Path] = {}
 
     # -- paths ---------------------------------------------------------------------------
     def path_for(self, call: CallLabel, key: str) -> Path:
@@ -145,6 +155,32 @@ class ResponseStore(SingleFlight):
 
     def _read(self, call: CallLabel, key: str) -> GenerationResult | None:
         path = self.path_for(call, key)
+        stored = self._load(path)
+        if stored is not None and stored.key == key:
+            if not self._replayable(stored):
+                return None  # recorded before this run: mode all calls it again
+            with self._mutex:
+                self._known[key] = path
+            return stored.result
+        # Another key at this path is an older request for this call (a changed prompt):
+        # never replayed; a new recording rewrites the file in place.
+        with self._mutex:
+            known = self._known.get(key)
+        for other in (known, self.root / legacy_relative_path(call, key)):
+            if other is None or other == path:
+                continue
+            found = self._load(other)
+            if found is not None and found.key == key and self._replayable(found):
+                if self.mode != "none":
+                    self._file_under(call, path, found)
+                return found.result
+        return None
+
+    def _replayable(self, stored: StoredResponse) -> bool:
+        return self.mode != "all" or stored.run_id == self.run_id
+
+    def _load(self, path: Path) -> StoredResponse | None:
+        """The record at ``path``; None when there is none or it is damaged (reported)."""
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -153,15 +189,55 @@ class ResponseStore(SingleFlight):
             self._report(path, f"cannot read it: {exc}")
             return None
         try:
-            stored = decode_record(text)
+            return decode_record(text)
         except ValueError as exc:
             self._report(path, f"it is not a complete stored response ({exc})")
             return None
-        if stored.key != key:
-            return None  # another key with the same 12-digit prefix (or hand-edited): not ours
-        if self.mode == "all" and stored.run_id != self.run_id:
-            return None  # recorded before this run: mode all calls it again
-        return stored.result
+
+    def _file_under(self, call: CallLabel, path: Path, found: StoredResponse) -> None:
+        """Write the response ``found`` elsewhere (this process's, or the old layout's) as
+        the file of ``call`` too, in this format."""
+        data = dict(found.data)
+        if found.format < FORMAT_VERSION:
+            data = {"key": found.key, "request": dict(found.request()),
+                    "response": data.get("response"), "run_id": data.get("run_id"),
+                    "recorded_at": data.get("recorded_at")}
+        data["format"] = FORMAT_VERSION
+        data["call"] = call.to_record()
+        atomic_write_text(path, dump_record(data))
+        self._gitignore()
+
+    def _gitignore(self) -> None:
+        if not self._gitignored:
+            ensure_gitignore(self.root)
+            self._gitignored = True
+
+    def miss_message(self, call: CallLabel, key: str,
+                     wanted: RequestInfo | None = None) -> str:
+        """Why replay-only mode has nothing for ``call``: nothing stored, a damaged file, or
+        a file recorded for another request (and then what changed), and how to record it."""
+        path = self.path_for(call, key)
+        head = (f"no recorded response for the {call.describe()} of model {call.model} on "
+                f"study {call.study_id} (replay-only: --rwe-record none).")
+        if not path.exists():
+            why = (f" Nothing is stored at {path}: this call was never recorded (a new study,"
+                   " model, juror or repeat), or its file was removed.")
+        else:
+            stored = self._load(path)
+            if stored is None:
+                why = f" The stored file {path} is damaged or incomplete."
+            else:
+                changes = what_changed(stored.request(), wanted) if wanted is not None else []
+                what = ("; ".join(changes) if changes else
+                        "the prompt, the model or the generation parameters changed"
+                        if wanted is None else
+                        "its key does not match the request it records (edited by hand?)")
+                why = (f" {path} holds the response to another request, and replay refuses"
+                       f" it: {what}.")
+        how = (" Record it with --rwe-record new (needs the model's API key): the file is"
+               f" rewritten in place, and the diff under {self.root} shows the old and the"
+               " new output.")
+        return head + why + how
 
     def _report(self, path: Path, reason: str) -> None:
         with self._mutex:
@@ -188,12 +264,25 @@ class ResponseStore(SingleFlight):
         settings: Mapping[str, Any],
         prompt_sha256: str,
         repeat: int | None = None,
+        server: Mapping[str, Any] | None = None,
+        prompt: Mapping[str, Any] | None = None,
+        messages: tuple[Mapping[str, str], ...] | None = None,
     ) -> Path:
         """Store a successful ``result`` atomically and release this key's claim.
 
-        Errors are never stored: only a :class:`GenerationResult` is accepted. Every string
-        is passed through :func:`pytest_rwe.redact.redact`, so no API key reaches the disk.
+        ``server``, ``prompt`` and ``messages``: see :class:`RequestInfo`. Errors are never
+        stored: only a :class:`GenerationResult` is accepted. Every string is passed through
+        :func:`pytest_rwe.redact.redact`, so no API key reaches the disk.
         """
+        if repeat is not None and repeat != call.repeat:
+            raise ValueError(f"repeat={repeat} differs from the label's repeat {call.repeat}")
+        request = RequestInfo(provider, model, settings, prompt_sha256, call.key_repeat,
+                              dict(server or {}), prompt, messages)
+        return self.save_request(call, key, result, request)
+
+    def save_request(self, call: CallLabel, key: str, result: GenerationResult,
+                     request: RequestInfo) -> Path:
+        """:meth:`save` with the request already described."""
         if self.mode == "none":
             raise ValueError(
                 "the response store is replay-only (--rwe-record none); record with "
@@ -201,25 +290,12 @@ class ResponseStore(SingleFlight):
             )
         if not isinstance(result, GenerationResult):
             raise TypeError(f"save() takes a GenerationResult, not {type(result).__name__}")
-        if repeat is not None and repeat != call.repeat:
-            raise ValueError(f"repeat={repeat} differs from the label's repeat {call.repeat}")
         path = self.path_for(call, key)
-        text = encode_record(
-            call,
-            key,
-            result,
-            provider=provider,
-            model=model,
-            settings=settings,
-            prompt_sha256=prompt_sha256,
-            run_id=self.run_id,
-        )
-        atomic_write_text(path, text)
+        atomic_write_text(path, encode_record(call, key, result, request, run_id=self.run_id))
         self._count("writes")
-        if not self._gitignored:
-            ensure_gitignore(self.root)
-            self._gitignored = True
+        self._gitignore()
         with self._mutex:
+            self._known[key] = path
             token = self._held.get(key)
         if token is not None:
             self._release(key, token)
@@ -236,19 +312,40 @@ class ResponseStore(SingleFlight):
         settings: Mapping[str, Any],
         prompt_sha256: str,
         defer: Deferral | None = None,
+        server: Mapping[str, Any] | None = None,
+        prompt: Mapping[str, Any] | None = None,
+        messages: tuple[Mapping[str, str], ...] | None = None,
     ) -> GenerationResult:
         """Replay ``key`` or run ``produce()`` once across workers and store its result.
 
         An exception from ``produce`` is not stored; it propagates after the claim is
         released, so a waiting worker makes its own attempt. ``defer``: see :meth:`claim`.
         """
-        claim = await self.claim(call, key, defer=defer)
+        request = RequestInfo(provider, model, settings, prompt_sha256, call.key_repeat,
+                              dict(server or {}), prompt, messages)
+        claim = await self.claim(call, key, defer=defer, wanted=request)
         if claim.result is not None:
             return claim.result
         with claim:
             result = await produce()
             # On the loop: a write is a file creation and a rename (a fraction of a
             # millisecond, no fsync), less than the CPU a hop to a thread and back costs.
-            self.save(call, key, result, provider=provider, model=model, settings=settings,
-                      prompt_sha256=prompt_sha256)
+            self.save_request(call, key, result, request)
             return result
+
+    def file_as(self, call: CallLabel, key: str) -> None:
+        """Make sure ``call`` has its own file of the response to ``key`` that this process
+        read or stored for another label (a request shared in memory between two calls)."""
+        if self.mode == "none":
+            return
+        path = self.path_for(call, key)
+        with self._mutex:
+            known = self._known.get(key)
+        if known is None or known == path:
+            return
+        current = self._load(path)
+        if current is not None and current.key == key:
+            return
+        found = self._load(known)
+        if found is not None and found.key == key:
+            self._file_under(call, path, found)

@@ -68,7 +68,8 @@ def test_text_generation_is_recorded_and_replayed(server: FakeServer, tmp_path: 
     llm = RweDeepEvalLLM("openai/gpt-4.1", store=tmp_path)
     assert llm.get_model_name() == "openai/gpt-4.1 (pytest-rwe)"
     assert llm.generate("Say something.") == "Plain answer."
-    (stored,) = (tmp_path / "deepeval" / "openai__gpt-4.1").glob("judge-text-*.json")
+    # a free-form call (a prompt of deepeval's): filed under the model, named by its key
+    (stored,) = (tmp_path / "openai__gpt-4.1" / "deepeval" / "free").glob("judge-text-*.json")
     assert "Plain answer." in stored.read_text()
     assert not any(v in stored.read_text() for v in KEYS.values())
     # a replay-only adapter answers from the store without calling the server
@@ -94,7 +95,7 @@ def test_a_bad_schema_reply_gets_one_repair(server: FakeServer, tmp_path: Path) 
     assert repair.body is not None
     assert "Seven, I think." in json.dumps(repair.body)  # the model sees its own reply
     assert "JSON schema" in json.dumps(repair.body)
-    folder = tmp_path / "deepeval" / "google__gemini-2.5-flash"
+    folder = tmp_path / "google__gemini-2.5-flash" / "deepeval" / "free"
     assert len(list(folder.glob("repair-Verdict-*.json"))) == 1
 
 
