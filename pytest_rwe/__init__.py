@@ -7,9 +7,26 @@ loading the pytest plugin, which imports this package, costs nothing until a run
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+
+def lazy_attributes(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
+    """A PEP 562 ``__getattr__`` for ``package``: each name of ``homes`` (name -> module) is
+    imported from its module on first use, then kept on the package."""
+
+    def __getattr__(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(home), name)
+        setattr(sys.modules[package], name, value)  # once: later lookups do not come here
+        return value
+
+    return __getattr__
 
 if TYPE_CHECKING:
     from pytest_rwe.drift.profile import VerdictProfile
@@ -72,13 +89,7 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:  # hidden from mypy, which would otherwise type any typo as Any
-    def __getattr__(name: str) -> Any:
-        home = _HOMES.get(name)
-        if home is None:
-            raise AttributeError(f"module 'pytest_rwe' has no attribute {name!r}")
-        value = getattr(importlib.import_module(home), name)
-        globals()[name] = value  # once: later lookups do not come here
-        return value
+    __getattr__ = lazy_attributes(__name__, _HOMES)
 
     def __dir__() -> list[str]:
         return sorted({*globals(), *__all__})

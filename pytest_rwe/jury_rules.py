@@ -17,14 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from pytest_rwe.providers.families import same_family_jurors
-from pytest_rwe.settings import SettingsError
+from pytest_rwe.settings import REPEAT_RULES, RepeatRule, SettingsError
 from pytest_rwe.verdict import Criterion, Verdict, majority
-
-RepeatRule = Literal["all", "majority", "mean"]
-REPEAT_RULES: tuple[RepeatRule, ...] = ("all", "majority", "mean")
 
 
 @dataclass(frozen=True)

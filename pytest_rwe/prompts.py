@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pytest_rwe.criteria import TABLE
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationSettings,
@@ -35,10 +36,10 @@ from pytest_rwe.providers.base import (
 )
 from pytest_rwe.settings import PromptVariant, SettingsError
 from pytest_rwe.study import DESIGNS, Design, Study
-from pytest_rwe.verdict import CRITERIA, Criterion
+from pytest_rwe.verdict import Criterion
 
 SUMMARIZE_TEMPLATES: Mapping[Design, str] = {d: f"summarize_{d}.txt" for d in DESIGNS}
-JUDGE_TEMPLATES: Mapping[Criterion, str] = {c: f"judge_{c}.txt" for c in CRITERIA}
+JUDGE_TEMPLATES: Mapping[Criterion, str] = {s.criterion: s.prompt for s in TABLE}
 TEMPLATE_NAMES: tuple[str, ...] = (*SUMMARIZE_TEMPLATES.values(), *JUDGE_TEMPLATES.values())
 
 #: placeholders a summarization template may use; every one of them is required

@@ -15,7 +15,8 @@ import urllib.parse
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+from pytest_rwe.providers.vendors import all_key_variables
+
 # Shapes of vendor keys, caught even when the key did not come from the environment.
 _KEY_PATTERNS = re.compile(
     r"(sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}|AIza[0-9A-Za-z_\-]{30,}|"
@@ -43,11 +44,16 @@ def strip_url_credentials(text: str) -> str:
     return _URL_QUERY_SECRET.sub(lambda m: f"{m.group(1)}{HIDDEN}", text)
 
 
+def key_environ() -> dict[str, str]:
+    """The key variables set now, with their values (read once for many strings)."""
+    return {name: os.environ[name] for name in all_key_variables() if name in os.environ}
+
+
 def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
     """Replace every API key value from the environment, anything shaped like one, and the
     credentials of any URL (and every remembered URL password)."""
     env = os.environ if environ is None else environ
-    for variable in KEY_VARIABLES:
+    for variable in all_key_variables():  # the vendor table's, registered providers' too
         value = env.get(variable)
         if value and len(value) >= 8:
             text = text.replace(value, f"<{variable} redacted>")
@@ -108,7 +114,7 @@ def path_name(model: str) -> str:
 def redact_deep(value: Any, environ: Mapping[str, str] | None = None) -> Any:
     """``value`` (JSON-like data) with every string, mapping keys included, redacted."""
     if environ is None:  # read once: a report has tens of thousands of strings
-        environ = {name: os.environ[name] for name in KEY_VARIABLES if name in os.environ}
+        environ = key_environ()
     # The same keys and names recur all through a record or a report: each distinct string
     # is redacted once per call (redact depends only on the text while the call runs).
     done: dict[str, str] = {}

@@ -10,19 +10,23 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
-from pytest_rwe.verdict import CRITERIA, Criterion, check_criterion
+from pytest_rwe.criteria import default_thresholds
+from pytest_rwe.verdict import Criterion, check_criterion
 
 DEFAULT_JURY: tuple[str, ...] = (
     "openai/o4-mini",
     "anthropic/claude-sonnet-4-20250514",
     "google/gemini-2.5-pro",
 )
-DEFAULT_THRESHOLD = 0.5  # a majority of the jury
 RECORD_MODES = ("new", "none", "all")
 DEFAULT_CONCURRENCY = 16
 DEFAULT_DEADLINE_S = 900.0  # how long one rate-limited call keeps retrying
 DEFAULT_TIMEOUT_S = 180.0  # one attempt
+# what a criterion test asserts over --rwe-repeat N (see pytest_rwe.jury_rules)
+RepeatRule = Literal["all", "majority", "mean"]
+REPEAT_RULES: tuple[RepeatRule, ...] = ("all", "majority", "mean")
 
 
 class SettingsError(ValueError):
@@ -143,7 +147,7 @@ class RweSettings:
     #: the default folder beneath every variant's)
     variants: tuple[PromptVariant, ...] = ()
     thresholds: Mapping[Criterion, float] = field(
-        default_factory=lambda: dict.fromkeys(CRITERIA, DEFAULT_THRESHOLD)
+        default_factory=default_thresholds
     )
     repeat: int = 1
     record: str = "new"
@@ -176,7 +180,7 @@ def build_settings(
     jurors = tuple(split_list([jury])) if jury else DEFAULT_JURY
     if not jurors:
         raise SettingsError("--rwe-jury: give at least one juror, e.g. --rwe-jury builtin/rules")
-    merged = dict.fromkeys(CRITERIA, DEFAULT_THRESHOLD)
+    merged = default_thresholds()
     if thresholds:
         merged.update(parse_criterion_map(thresholds, "rwe_thresholds"))
     if repeat < 1:

@@ -7,18 +7,12 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Criterion = Literal["direction_of_effect", "numbers_accurate", "completeness"]
-CRITERIA: tuple[Criterion, ...] = ("direction_of_effect", "numbers_accurate", "completeness")
-INFERENCE_TIME = "inference_time"
+from pytest_rwe.criteria import CRITERIA as CRITERIA  # re-exported: one home, criteria.py
+from pytest_rwe.criteria import INFERENCE_TIME as INFERENCE_TIME
+from pytest_rwe.criteria import Criterion as Criterion
+from pytest_rwe.criteria import check_criterion as check_criterion
 
 Badge = Literal["green", "yellow", "red"]
-
-
-def check_criterion(name: str) -> Criterion:
-    """Return ``name`` as a criterion, or raise ValueError listing the valid names."""
-    if name not in CRITERIA:
-        raise ValueError(f"unknown criterion {name!r}; use one of {', '.join(CRITERIA)}")
-    return name  # narrowed to Criterion by the membership test
 
 
 JurorStatus = Literal["scored", "abstained", "error"]

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from pathlib import Path
 
 import pytest
 
+import pytest_rwe
+
 pytest_plugins = ["pytester"]
+
+# The plugin imports most of the package only when a run evaluates, and pytester's in-process
+# runs drop every module first imported during a test. Import the package now, so that each
+# test sees one copy of each module (one provider registry, one class per name). Left out:
+# the deprecated paths (they warn) and the deepeval integration (an optional extra).
+_LEFT_OUT = ("pytest_rwe.fixtures", "pytest_rwe.drift_plugin", "pytest_rwe.summarizer",
+             "pytest_rwe.claims_report", "pytest_rwe.integrations.deepeval")
+for _module in pkgutil.walk_packages(pytest_rwe.__path__, "pytest_rwe."):
+    if not _module.name.startswith(_LEFT_OUT):
+        importlib.import_module(_module.name)
 
 ROOT = Path(__file__).resolve().parent.parent
 CURATED = ROOT / "cases" / "studies"

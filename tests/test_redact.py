@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_rwe.redact import KEY_VARIABLES, redact
+from pytest_rwe.providers.vendors import all_key_variables
+from pytest_rwe.redact import redact
 
 
 @pytest.mark.parametrize("variable", ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
                                       "GOOGLE_API_KEY"])
 def test_each_vendor_variable_is_redacted(variable: str) -> None:
-    assert variable in KEY_VARIABLES
+    assert variable in all_key_variables()
     secret = "plain-secret-value-0123"  # no vendor shape: only the variable can catch it
     text = redact(f"call failed with {secret} in the header", {variable: secret})
     assert secret not in text and f"<{variable} redacted>" in text

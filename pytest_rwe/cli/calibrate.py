@@ -27,6 +27,7 @@ from pytest_rwe.calibrate import (
     to_json,
 )
 from pytest_rwe.caller import Caller
+from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import PromptFileError, load_prompts
 from pytest_rwe.providers.registry import model_problems
@@ -102,7 +103,7 @@ def _thresholds(text: str) -> dict[Criterion, float]:
         if not 0.0 <= value <= 1.0:
             raise SettingsError(f"--threshold: {value:g} is outside 0..1")
         return dict.fromkeys(CRITERIA, value)
-    merged = dict.fromkeys(CRITERIA, 0.5)
+    merged = dict(default_thresholds())
     merged.update(parse_criterion_map(text, "--threshold"))
     return merged
 

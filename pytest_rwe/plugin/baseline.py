@@ -12,17 +12,6 @@ from typing import Any
 import pytest
 
 from pytest_rwe.plugin.options import option_text, relative
-from pytest_rwe.plugin.studies import no_study_problem
-from pytest_rwe.redact import redact_deep
-from pytest_rwe.report import write_report
-from pytest_rwe.report.baseline import (
-    compare_reports,
-    gate_section,
-    load_baseline,
-    missing_responses,
-    parse_max_drop,
-)
-from pytest_rwe.report.evidence import no_evaluation_cause
 from pytest_rwe.settings import SettingsError
 
 
@@ -42,6 +31,10 @@ class BaselineGate:
         report = getattr(plugin, "report", None)
         if report is None:
             return
+        from pytest_rwe.redact import redact_deep
+        from pytest_rwe.report.baseline import compare_reports, gate_section, missing_responses
+        from pytest_rwe.report.report_json import write_report
+
         comparison = (compare_reports(report, self.baseline, source=self.source)
                       if self.baseline is not None else None)
         missing = missing_responses(report)
@@ -63,6 +56,9 @@ class BaselineGate:
 
     def _causes(self, plugin: object, comparison: Mapping[str, Any]) -> dict[str, str]:
         """Why each gated model without a comparison has no evaluation in this run."""
+        from pytest_rwe.plugin.studies import no_study_problem
+        from pytest_rwe.report.evidence import no_evaluation_cause
+
         records = list(getattr(plugin, "records", None) or [])
         no_study = getattr(plugin, "no_study", None)
         if no_study is None and not records:
@@ -75,10 +71,15 @@ class BaselineGate:
 
 def read_gate(config: pytest.Config) -> BaselineGate:
     """The gate's options; a bad value is a usage error that names the fix."""
-    try:
-        max_drop = parse_max_drop(option_text(config, "--rwe-max-drop", "rwe_max_drop"))
-    except SettingsError as exc:
-        raise pytest.UsageError(str(exc)) from None
+    max_drop: dict[str, float] = {}
+    drop_text = option_text(config, "--rwe-max-drop", "rwe_max_drop")
+    if drop_text:  # the comparison's modules load only for a run that asks for it
+        from pytest_rwe.report.baseline import parse_max_drop
+
+        try:
+            max_drop = parse_max_drop(drop_text)
+        except SettingsError as exc:
+            raise pytest.UsageError(str(exc)) from None
     if config.getoption("--rwe-baseline"):
         path: Path | None = config.invocation_params.dir / str(config.getoption("--rwe-baseline"))
     elif config.getini("rwe_baseline"):
@@ -91,6 +92,8 @@ def read_gate(config: pytest.Config) -> BaselineGate:
                                     "--rwe-baseline cases/golden/baseline/report.json (or ini "
                                     "rwe_baseline)")
         return BaselineGate(config, "", None, {})
+    from pytest_rwe.report.baseline import load_baseline
+
     try:
         baseline = load_baseline(path.resolve())
     except ValueError as exc:

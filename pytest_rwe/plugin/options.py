@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.jury_rules import REPEAT_RULES
 from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,
     DEFAULT_DEADLINE_S,
     DEFAULT_JURY,
     DEFAULT_TIMEOUT_S,
     RECORD_MODES,
+    REPEAT_RULES,
     RweSettings,
     SettingsError,
     build_settings,
@@ -26,8 +26,6 @@ def add_options(parser: pytest.Parser) -> None:
     add_baseline_options(parser)  # --rwe-baseline, --rwe-max-drop
     add_jury_options(parser)  # --rwe-quorum, --rwe-exclude-self, --rwe-repeat-rule
     add_report_options(parser)  # --rwe-bt-time-weight
-    from pytest_rwe.plugin.plan import add_cost_options
-
     add_cost_options(parser)  # --rwe-plan, --rwe-prices
 
 
@@ -181,6 +179,21 @@ def add_report_options(parser: pytest.Parser) -> None:
                          "(ini rwe_bt_time_weight)")
     parser.addini("rwe_bt_time_weight", "Bradley-Terry time weight (default 0: quality only)",
                   default="")
+
+
+def add_cost_options(parser: pytest.Parser) -> None:
+    """Register ``--rwe-plan``, ``--rwe-prices`` and ini ``rwe_prices``."""
+    group = parser.getgroup("rwe")
+    group.addoption("--rwe-plan", action="store_true", default=False,
+                    help="print, per provider, the calls the run would make, how many are "
+                         "stored, and the new ones' estimated tokens, cost and wall time; call "
+                         "nothing and exit 0 (with --rwe-report DIR also write DIR/plan.json)")
+    group.addoption("--rwe-prices", action="append", default=[], metavar="FILE",
+                    help="JSON price file (USD per 1M tokens) overriding the shipped prices; "
+                         "repeatable (ini rwe_prices: files or 'MODEL input=X output=Y' lines)")
+    parser.addini("rwe_prices", "price files (relative to the rootdir) or lines "
+                  "'MODEL input=2.0 output=8.0 [cached_input=0.5]' (USD per 1M tokens)",
+                  type="linelist", default=[])
 
 
 def option_text(config: pytest.Config, option: str, ini: str) -> str | None:

@@ -30,21 +30,6 @@ PLAN_FILE = "plan.json"
 _JUDGING_PLUGINS = ("rwe-report", "rwe-no-study-exit", "rwe-baseline-gate")
 
 
-def add_cost_options(parser: pytest.Parser) -> None:
-    """Register ``--rwe-plan``, ``--rwe-prices`` and ini ``rwe_prices``."""
-    group = parser.getgroup("rwe")
-    group.addoption("--rwe-plan", action="store_true", default=False,
-                    help="print, per provider, the calls the run would make, how many are "
-                         "stored, and the new ones' estimated tokens, cost and wall time; call "
-                         "nothing and exit 0 (with --rwe-report DIR also write DIR/plan.json)")
-    group.addoption("--rwe-prices", action="append", default=[], metavar="FILE",
-                    help="JSON price file (USD per 1M tokens) overriding the shipped prices; "
-                         "repeatable (ini rwe_prices: files or 'MODEL input=X output=Y' lines)")
-    parser.addini("rwe_prices", "price files (relative to the rootdir) or lines "
-                  "'MODEL input=2.0 output=8.0 [cached_input=0.5]' (USD per 1M tokens)",
-                  type="linelist", default=[])
-
-
 def read_prices(config: pytest.Config) -> PriceTable:
     """The shipped prices with ini ``rwe_prices``, then each ``--rwe-prices`` file, applied."""
     files = [str((config.invocation_params.dir / f).resolve())

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pytest_rwe.providers.prices import TokenCounts
-
 if TYPE_CHECKING:
     from pytest_rwe.engine import CallUsage, Evaluation
     from pytest_rwe.verdict import Criterion
@@ -57,6 +55,8 @@ def evaluation_record(
 def usage_record(calls: tuple[CallUsage, ...]) -> dict[str, Any]:
     """The tokens of an evaluation's calls: its summary, and per juror its judge calls and
     repairs (``TokenCounts.to_record`` form)."""
+    from pytest_rwe.providers.prices import TokenCounts  # heavy: only where records are built
+
     summary = TokenCounts()
     jurors: dict[str, TokenCounts] = {}
     for call in calls:

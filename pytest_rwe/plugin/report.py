@@ -10,30 +10,33 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Generator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_rwe import escape
-from pytest_rwe.engine import Engine
-from pytest_rwe.plugin import selection
 from pytest_rwe.plugin.options import option_text
-from pytest_rwe.plugin.plan import read_prices
 from pytest_rwe.plugin.session import get_session, jury_rules
 from pytest_rwe.plugin.studies import NO_STUDY_PROPERTY, no_study_problem
 from pytest_rwe.redact import display_name
-from pytest_rwe.report import build_report, build_report_settings, write_report
-from pytest_rwe.report.config import ReportSettings
 from pytest_rwe.report.progress import Progress
-from pytest_rwe.report.report_json import git_commit
-from pytest_rwe.report.study_notes import study_warnings
-from pytest_rwe.report.terminal import Line, render_gate, render_summary
 from pytest_rwe.settings import SettingsError, arm_name
-from pytest_rwe.study.selection import study_tags
+
+if TYPE_CHECKING:  # the report itself loads only when there is one to build
+    from pytest_rwe.engine import Engine
+    from pytest_rwe.report.config import ReportSettings
+    from pytest_rwe.report.terminal import Line
+
+#: the rubric and gate options read when the run starts (a bad value is a usage error then);
+#: so are the price files, --rwe-prices and ini rwe_prices
+_RUBRIC_OPTIONS = (("--rwe-weights", "rwe_weights"), ("--rwe-normalize-max", "rwe_normalize_max"),
+                   ("--rwe-min", "rwe_min"), ("--rwe-bt-time-weight", "rwe_bt_time_weight"))
 
 
 def read_report_settings(config: pytest.Config) -> ReportSettings:
     """The report options and ini keys; a bad value is a usage error that names the fix."""
+    from pytest_rwe.report.config import build_report_settings
+
     directory: Path | None = None
     if config.getoption("--rwe-report"):
         directory = (config.invocation_params.dir / str(config.getoption("--rwe-report")))
@@ -49,20 +52,29 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
+    from pytest_rwe.plugin.plan import read_prices
+
     return dataclasses.replace(settings, prices=read_prices(config))
 
 
 class ReportPlugin:
     """Builds the report from the run's records at session end (controller only)."""
 
-    def __init__(self, config: pytest.Config, settings: ReportSettings) -> None:
+    def __init__(self, config: pytest.Config, settings: ReportSettings | None = None) -> None:
         self.config = config
-        self.settings = settings
+        self._settings = settings
         self.records: list[dict[str, Any]] = []
         self.report: dict[str, Any] | None = None
         self.written: list[Path] = []
         self.write_error: str | None = None
         self.no_study: str | None = None  # an xdist worker's placeholder test found no study
+
+    @property
+    def settings(self) -> ReportSettings:
+        """The report options, read on first use unless given (see :func:`register`)."""
+        if self._settings is None:
+            self._settings = read_report_settings(self.config)
+        return self._settings
 
     @pytest.hookimpl
     def pytest_rwe_record(self, config: pytest.Config, record: Mapping[str, Any]) -> None:
@@ -76,7 +88,7 @@ class ReportPlugin:
 
     def _gated(self) -> bool:
         """Whether a gate (--rwe-min, --rwe-max-drop) must judge this run, records or not."""
-        return bool(self.settings.minimums) or bool(
+        return bool(option_text(self.config, "--rwe-min", "rwe_min")) or bool(
             option_text(self.config, "--rwe-max-drop", "rwe_max_drop"))
 
     # first: under xdist, the workers exit while the report is computed, rather than before
@@ -84,6 +96,8 @@ class ReportPlugin:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if not self.records and not self._gated():
             return
+        from pytest_rwe.report.report_json import build_report, git_commit, write_report
+
         rwe = get_session(self.config)
         # no evidence, no pass: a gated model without any record fails the gate, with a cause
         no_study = self.no_study
@@ -133,6 +147,10 @@ class ReportPlugin:
         """The tags and the plausibility warnings of the studies the records evaluated, and
         the ``--rwe-select`` selection: computed here, on the controller, once per run (the
         studies are loaded in this process too), never per worker or per test."""
+        from pytest_rwe.plugin import selection
+        from pytest_rwe.report.study_notes import study_warnings
+        from pytest_rwe.study.selection import study_tags
+
         try:
             loads = get_session(self.config).loads
         except pytest.UsageError:  # no cases folder: already the no-study cause
@@ -158,6 +176,8 @@ class ReportPlugin:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if self.report is None:
             return
+        from pytest_rwe.report.terminal import render_summary
+
         terminalreporter.section("pytest-rwe report", sep="=")
         for line in render_summary(self.report):
             _write(terminalreporter, line)
@@ -172,6 +192,8 @@ class ReportPlugin:
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         if reporter is None or self.report is None:
             return
+        from pytest_rwe.report.terminal import render_gate
+
         lines: list[Line] = render_gate(self.report)
         if self.write_error:
             lines.append([(self.write_error, "red")])
@@ -207,6 +229,8 @@ class _NoStudyExit:
 
 def register(config: pytest.Config) -> None:
     """Register the report plugin (call on the controller or a plain run only)."""
-    plugin = ReportPlugin(config, read_report_settings(config))
+    given = (any(option_text(config, option, ini) for option, ini in _RUBRIC_OPTIONS)
+             or config.getoption("--rwe-prices") or config.getini("rwe_prices"))
+    plugin = ReportPlugin(config, read_report_settings(config) if given else None)
     config.pluginmanager.register(plugin, "rwe-report")
     config.pluginmanager.register(_NoStudyExit(plugin), "rwe-no-study-exit")

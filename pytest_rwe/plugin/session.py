@@ -3,31 +3,30 @@ the engine and the jury rules (``--rwe-quorum``, ``--rwe-exclude-self``, ``--rwe
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_rwe.caller import Caller
-from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.jury_rules import JuryRules, build_jury_rules
 from pytest_rwe.plugin.options import read_settings
-from pytest_rwe.prompts import PromptSet, load_prompts, load_variants
-from pytest_rwe.providers.base import GenerationSettings
-from pytest_rwe.providers.preload import SdkPreloader
-from pytest_rwe.providers.registry import model_problems
-from pytest_rwe.providers.retry import RetryPolicy
+from pytest_rwe.plugin.workers import RUN_ID_INPUT, worker_input
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings, SettingsError, arm_name
-from pytest_rwe.store import ResponseStore
-from pytest_rwe.store.budget import StoreBudget
-from pytest_rwe.store.leader import Role, RunLeader, worker_role
-from pytest_rwe.study import StudyLoad, load_folder
+
+if TYPE_CHECKING:  # the heavy side: imported where a run evaluates, not to load the plugin
+    import concurrent.futures
+
+    from pytest_rwe.engine import Engine, EngineConfig
+    from pytest_rwe.jury_rules import JuryRules
+    from pytest_rwe.prompts import PromptSet
+    from pytest_rwe.providers.base import GenerationSettings
+    from pytest_rwe.providers.preload import SdkPreloader
+    from pytest_rwe.store.leader import Role
+    from pytest_rwe.study import StudyLoad
 
 
 @dataclass(frozen=True)
@@ -77,12 +76,16 @@ class RweSession:
         if (self.preloader is None and self.settings.record != "none"
                 and not self.config.getoption("--rwe-plan")
                 and self.role in ("alone", "leader")):
+            from pytest_rwe.providers.preload import SdkPreloader
+
             self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
             self.preloader.start()
 
     @property
     def loads(self) -> list[StudyLoad]:
         if self._loads is None:
+            from pytest_rwe.study import load_folder
+
             folder = self.settings.cases
             if not folder.is_dir():
                 raise pytest.UsageError(
@@ -96,6 +99,8 @@ class RweSession:
     def prompts(self) -> PromptSet:
         """The run's prompt templates; in a variant run, the reference (first) variant's."""
         if self._prompts is None:
+            from pytest_rwe.prompts import load_prompts
+
             variants = self.variant_prompts
             try:
                 self._prompts = (next(iter(variants.values())) if variants
@@ -108,6 +113,8 @@ class RweSession:
     def variant_prompts(self) -> dict[str, PromptSet]:
         """Each prompt variant's templates by name, in order (empty: no variant run)."""
         if self._variant_prompts is None:
+            from pytest_rwe.prompts import load_variants
+
             try:
                 self._variant_prompts = load_variants(self.settings.variants,
                                                       self.settings.prompts)
@@ -139,6 +146,8 @@ class RweSession:
 
     def find_usage_problem(self) -> str | None:
         """Why the configured models and jurors cannot be called, or None."""
+        from pytest_rwe.providers.registry import model_problems
+
         # replay-only runs (pull requests from forks) call nothing and need no key
         # a plan (--rwe-plan) calls nothing either
         need_keys = self.settings.record != "none" and not self.config.getoption("--rwe-plan")
@@ -154,6 +163,8 @@ class RweSession:
     def engine_config(self, summarize: GenerationSettings, judge: GenerationSettings, *,
                       claims: bool = True) -> EngineConfig:
         """The engine's jury, prompts and settings (also what ``--rwe-plan`` plans with)."""
+        from pytest_rwe.engine import EngineConfig
+
         return EngineConfig(jury=self.settings.jury, prompts=self.prompts,
                             summarize_settings=summarize, judge_settings=judge, claims=claims,
                             variants=self.variant_prompts)
@@ -161,6 +172,13 @@ class RweSession:
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
         """Create the engine; queue every selected pair, or follow the run's leader."""
         if self.engine is None:
+            from pytest_rwe.caller import Caller
+            from pytest_rwe.engine import Engine
+            from pytest_rwe.providers.retry import RetryPolicy
+            from pytest_rwe.store import ResponseStore
+            from pytest_rwe.store.budget import StoreBudget
+            from pytest_rwe.store.leader import RunLeader
+
             settings, role = self.settings, self.role
             calls = settings.record != "none"
             run_id = _run_id(self.config)
@@ -203,7 +221,9 @@ class RweSession:
     @property
     def role(self) -> Role:
         """This process's part in calling models (see :mod:`pytest_rwe.store.leader`)."""
-        return worker_role(getattr(self.config, "workerinput", None))
+        from pytest_rwe.store.leader import worker_role
+
+        return worker_role(worker_input(self.config))
 
 
 def _when_all_done(futures: list[concurrent.futures.Future[Any]],
@@ -228,15 +248,15 @@ def _when_all_done(futures: list[concurrent.futures.Future[Any]],
 
 def _run_id(config: pytest.Config) -> str:
     """One id for the whole run, shared by xdist workers (set by the controller)."""
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput and "rwe_run_id" in workerinput:
-        return str(workerinput["rwe_run_id"])
+    workerinput = worker_input(config)
+    if workerinput and RUN_ID_INPUT in workerinput:
+        return str(workerinput[RUN_ID_INPUT])
     return config.stash.get(RUN_ID_KEY, f"{os.getpid()}-{time.time():.0f}")
 
 
 RUN_ID_KEY = pytest.StashKey[str]()
 SESSION_KEY = pytest.StashKey[RweSession]()
-RULES_KEY = pytest.StashKey[JuryRules]()
+RULES_KEY = pytest.StashKey["JuryRules"]()
 
 
 def get_session(config: pytest.Config) -> RweSession:
@@ -263,6 +283,8 @@ def jury_rules(config: pytest.Config) -> JuryRules:
     rules = config.stash.get(RULES_KEY, None)
     if rules is not None:
         return rules
+    from pytest_rwe.jury_rules import build_jury_rules
+
     settings = get_session(config).settings
     exclude = config.getoption("--rwe-exclude-self")
     try:

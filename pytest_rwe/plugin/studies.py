@@ -20,7 +20,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from pytest_rwe.plugin import selection
 from pytest_rwe.plugin.session import get_session
 from pytest_rwe.redact import redact
 
@@ -41,6 +40,8 @@ def no_study_problem(config: pytest.Config) -> str | None:
     session = get_session(config)
     try:
         if session.loads:
+            from pytest_rwe.plugin import selection
+
             problem = selection.problem(config, session.loads)
             return redact(f"pytest-rwe: {problem}") if problem else None
     except pytest.UsageError as exc:  # not a folder

@@ -38,6 +38,7 @@ from pytest_rwe.providers.base import (
     Provider,
     Usage,
 )
+from pytest_rwe.providers.vendors import known_vendor
 
 DEFAULT_BUDGET = 16000
 _SMALL_BUDGETS = (
@@ -60,11 +61,13 @@ NONSTREAMING_LIMITS: Mapping[str, int] = {
 }
 
 
+_BASE_URL_VARIABLE = known_vendor("anthropic").base_url_variable or ""
+
 class AnthropicProvider(Provider):
     """``anthropic/<model>`` through the Messages API."""
 
     name = "anthropic"
-    key_variables = ("ANTHROPIC_API_KEY",)
+    key_variables = known_vendor("anthropic").key_variables  # the vendor table's
     accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
@@ -112,7 +115,7 @@ class AnthropicProvider(Provider):
         return self._client
 
     def budget_key(self) -> str:
-        return common.budget_key(self.name, self._options, "ANTHROPIC_BASE_URL",
+        return common.budget_key(self.name, self._options, _BASE_URL_VARIABLE,
                                   "https://api.anthropic.com")
 
     def load_sdk(self) -> None:

@@ -126,9 +126,12 @@ class BuiltinProvider(Provider):
         else:
             if not isinstance(task, JudgeTask):
                 raise ProviderError(self.full_name, self._refusal(task, "judge a summary"))
-            from pytest_rwe.rules import judge
+            from pytest_rwe.rules import UnknownCriterion, judge
 
-            text = judge(task.study, task.summary, task.criterion).to_reply()
+            try:
+                text = judge(task.study, task.summary, task.criterion).to_reply()
+            except UnknownCriterion as exc:  # an error of this juror, counted apart
+                raise ProviderError(self.full_name, str(exc)) from None
         return GenerationResult(text=text, latency_s=time.perf_counter() - started,
                                 usage=Usage(None, None))
 

@@ -40,6 +40,7 @@ from pytest_rwe.providers.base import (
     Provider,
     Usage,
 )
+from pytest_rwe.providers.vendors import known_vendor
 
 THINKING_BUDGET = 16384
 DEFAULT_BUDGET = 2048
@@ -55,11 +56,13 @@ def gemini_version(model: str) -> tuple[int, int] | None:
     return int(match.group(1)), int(match.group(2) or 0)
 
 
+_BASE_URL_VARIABLE = known_vendor("google").base_url_variable or ""
+
 class GoogleProvider(Provider):
     """``google/<model>`` through the google-genai SDK."""
 
     name = "google"
-    key_variables = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+    key_variables = known_vendor("google").key_variables  # the vendor table's
     accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
@@ -124,7 +127,7 @@ class GoogleProvider(Provider):
         )
 
     def budget_key(self) -> str:
-        return common.budget_key(self.name, self._options, "GOOGLE_GEMINI_BASE_URL",
+        return common.budget_key(self.name, self._options, _BASE_URL_VARIABLE,
                                   "https://generativelanguage.googleapis.com")
 
     def load_sdk(self) -> None:

@@ -39,6 +39,7 @@ from pytest_rwe.providers.base import (
     Provider,
     Usage,
 )
+from pytest_rwe.providers.vendors import known_vendor
 
 _REASONING = re.compile(r"^(o[1-9]|gpt-5)(?!.*-chat)")
 REASONING_BUDGET = 16000
@@ -47,11 +48,13 @@ DEFAULT_BUDGET = 2048
 _NO_KEY = "unused"
 
 
+_BASE_URL_VARIABLE = known_vendor("openai").base_url_variable or ""
+
 class OpenAIProvider(Provider):
     """``openai/<model>`` through ``AsyncOpenAI().chat.completions.create``."""
 
     name = "openai"
-    key_variables = ("OPENAI_API_KEY",)
+    key_variables = known_vendor("openai").key_variables  # the vendor table's
     accepts_timeout = True
 
     def __init__(self, model: str, options: Mapping[str, Any] | None = None) -> None:
@@ -96,7 +99,7 @@ class OpenAIProvider(Provider):
         return self._client
 
     def budget_key(self) -> str:
-        return common.budget_key(self.name, self._options, "OPENAI_BASE_URL",
+        return common.budget_key(self.name, self._options, _BASE_URL_VARIABLE,
                                   "https://api.openai.com/v1")
 
     def load_sdk(self) -> None:

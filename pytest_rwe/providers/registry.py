@@ -10,28 +10,30 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_rwe.providers.base import Provider, ProviderConfigError
+from pytest_rwe.providers.vendors import VENDORS, add_key_variables, vendor
 
-# provider prefix -> "module:Class"; a module is imported on first use only.
-_PROVIDERS: dict[str, str | type[Provider]] = {
-    "builtin": "pytest_rwe.providers.builtin:BuiltinProvider",
-    "openai": "pytest_rwe.providers.openai_provider:OpenAIProvider",
-    "anthropic": "pytest_rwe.providers.anthropic_provider:AnthropicProvider",
-    "google": "pytest_rwe.providers.google_provider:GoogleProvider",
-}
+# provider prefix -> "module:Class" (the vendor table's); a module is imported on first use
+_PROVIDERS: dict[str, str | type[Provider]] = {v.prefix: v.target for v in VENDORS}
 
 # bare vendor model names -> provider prefix
-_BARE_NAMES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^(gpt-|chatgpt-|o1|o3|o4|o5)"), "openai"),
-    (re.compile(r"^claude-"), "anthropic"),
-    (re.compile(r"^(gemini-|gemma-)"), "google"),
-)
+_BARE_NAMES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(v.bare_names), v.prefix) for v in VENDORS if v.bare_names)
 
 
-def register_provider(prefix: str, target: str | type[Provider]) -> None:
-    """Register a provider class (or a lazy "module:Class") under a model-name prefix."""
+def register_provider(prefix: str, target: str | type[Provider], *,
+                      key_variables: tuple[str, ...] | None = None) -> None:
+    """Register a provider class (or a lazy "module:Class") under a model-name prefix.
+
+    Its key variables (``key_variables``, else the class's own) are redacted by value from
+    every output, like the built-in vendors' keys.
+    """
     if "/" in prefix or not prefix:
         raise ValueError(f"provider prefix {prefix!r} must be a non-empty name without '/'")
     _PROVIDERS[prefix] = target
+    if key_variables is None and not isinstance(target, str):
+        key_variables = tuple(target.key_variables)
+    if key_variables:
+        add_key_variables(prefix, key_variables)
 
 
 @dataclass(frozen=True)
@@ -117,15 +119,10 @@ def model_problems(names: Iterable[str], role: str, *, need_keys: bool = True) -
 
 
 def _key_variables(prefix: str) -> tuple[str, ...]:
-    # Known here so a missing key is caught without importing the vendor SDK.
-    known = {
-        "openai": ("OPENAI_API_KEY",),
-        "anthropic": ("ANTHROPIC_API_KEY",),
-        "google": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-        "builtin": (),
-    }
-    if prefix in known:
-        return known[prefix]
+    # from the vendor table, so a missing key is caught without importing the vendor SDK
+    known = vendor(prefix)
+    if known is not None:
+        return known.key_variables
     return provider_class(prefix).key_variables
 
 

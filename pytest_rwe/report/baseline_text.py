@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rwe import escape
+from pytest_rwe.criteria import label
 from pytest_rwe.verdict import CRITERIA
 
 Segment = tuple[str, str | None]
 Line = list[Segment]
 
-SHORT = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
-         "completeness": "complete"}
+SHORT = {c: label(c) for c in CRITERIA}
 #: studies listed per failure (the rest are counted)
 STUDY_LIMIT = 10
 

@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_rwe.criteria import label
 from pytest_rwe.stats.rubric import (
     ALL_KEYS,
     COST,
@@ -181,8 +182,8 @@ def result_to_dict(result: RubricResult) -> dict[str, Any]:
     }
 
 
-_HEADERS = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
-            "completeness": "complete", INFERENCE_TIME: "time (s)", COST: "cost ($)"}
+_HEADERS = {**{key: label(key, unit=True) for key in (*CRITERIA, INFERENCE_TIME)},
+            COST: "cost ($)"}
 
 
 def format_table(result: RubricResult) -> str:

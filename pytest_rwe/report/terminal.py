@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_rwe.criteria import label
 from pytest_rwe.report.baseline_text import baseline_lines, gate_lines
 from pytest_rwe.report.breakdown_text import breakdown_lines
 from pytest_rwe.report.cost_text import cost_note, cost_rows
@@ -28,8 +29,7 @@ GRID_LIMIT = 20
 ROW_LIMIT = 25
 _BADGE_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
 _DIFF_PATTERN = {INFERENCE_TIME: "{:+.3f}", COST: "{:+.4f}"}
-SHORT = {"direction_of_effect": "direction", "numbers_accurate": "numbers",
-         "completeness": "complete", INFERENCE_TIME: "time", COST: "cost",
+SHORT = {**{key: label(key) for key in (*CRITERIA, INFERENCE_TIME)}, COST: "cost",
          WEIGHTED_SCORE: "score"}
 
 

@@ -20,7 +20,7 @@ from pytest_rwe.rules.truth import Fact, has_pvalues
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import Criterion, check_criterion
 
-__all__ = ["Finding", "RulesVerdict", "analyze", "judge", "judge_all"]
+__all__ = ["Finding", "RulesVerdict", "UnknownCriterion", "analyze", "judge", "judge_all"]
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,15 @@ def _read(study: Study, summary: str) -> tuple[Analysis, StudyIndex]:
     return result[1], result[2]
 
 
+class UnknownCriterion(ValueError):
+    """A criterion of the criterion table that the rules juror has no rule for."""
+
+    def __init__(self, criterion: str) -> None:
+        self.criterion = criterion
+        super().__init__(f"builtin/rules has no rule for {criterion!r}; judge it with LLM "
+                         "jurors, or add its rule to pytest_rwe/rules/__init__.py (judge)")
+
+
 def judge(study: Study, summary: str, criterion: Criterion | str) -> RulesVerdict:
     """Score ``summary`` of ``study`` on ``criterion`` (1: no problem found, 0: findings)."""
     criterion = check_criterion(str(criterion))
@@ -158,10 +167,12 @@ def judge(study: Study, summary: str, criterion: Criterion | str) -> RulesVerdic
         required = sum(1 for f in analysis.facts.values() if f.must_report)
         ok = (f"all {required} outcomes with p <= 0.05 are reported as differences" if required
               else "no outcome has p <= 0.05") + _coverage(analysis)
-    else:
+    elif criterion == "direction_of_effect":
         findings = _direction_findings(analysis)
         stated = sum(1 for c in analysis.grounded if c.direction in ("higher", "lower"))
         ok = f"all {stated} stated directions agree with the estimates" + _coverage(analysis)
+    else:  # a criterion of the table without a rule here: never judged as another one
+        raise UnknownCriterion(criterion)
     if not findings:
         return RulesVerdict(criterion, 1, ok, ())
     return RulesVerdict(criterion, 0, "; ".join(f.render() for f in findings), tuple(findings))

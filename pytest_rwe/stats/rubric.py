@@ -47,6 +47,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_rwe.criteria import default_weights
 from pytest_rwe.verdict import CRITERIA, INFERENCE_TIME
 
 COST = "cost"
@@ -57,12 +58,7 @@ OPTIONAL_KEYS: tuple[str, ...] = (COST,)
 ALL_KEYS: tuple[str, ...] = (*RUBRIC_KEYS, *OPTIONAL_KEYS)
 #: keys where lower is better (and which are not 0..1 means)
 LOWER_IS_BETTER: tuple[str, ...] = (INFERENCE_TIME, COST)
-DEFAULT_WEIGHTS: Mapping[str, float] = {
-    "direction_of_effect": 20.0,
-    "numbers_accurate": 6.0,
-    "completeness": 5.0,
-    INFERENCE_TIME: 3.0,
-}
+DEFAULT_WEIGHTS: Mapping[str, float] = default_weights()  # the criterion table's
 TIE_TOLERANCE = 1e-9
 
 ModelMeans = Mapping[str, Mapping[str, float | None]]

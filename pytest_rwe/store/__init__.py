@@ -11,22 +11,29 @@
 - :mod:`~pytest_rwe.store.leader`: the one xdist worker that calls the models.
 """
 
-from pytest_rwe.store.response_store import (
-    RECORD_MODES,
-    CallKind,
-    CallLabel,
-    Claim,
-    Deferral,
-    DeferredCallFailed,
-    RecordMode,
-    ResponseStore,
-    StoreMissError,
-    StoreStats,
-    StoreWarning,
-    prompt_sha256,
-    request_key,
-    store_key,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pytest_rwe import lazy_attributes
+
+if TYPE_CHECKING:
+    from pytest_rwe.store.response_store import (
+        RECORD_MODES,
+        CallKind,
+        CallLabel,
+        Claim,
+        Deferral,
+        DeferredCallFailed,
+        RecordMode,
+        ResponseStore,
+        StoreMissError,
+        StoreStats,
+        StoreWarning,
+        prompt_sha256,
+        request_key,
+        store_key,
+    )
 
 __all__ = [
     "RECORD_MODES",
@@ -44,3 +51,6 @@ __all__ = [
     "request_key",
     "store_key",
 ]
+
+if not TYPE_CHECKING:  # imported on first use: the leader's notes need none of the store
+    __getattr__ = lazy_attributes(__name__, dict.fromkeys(__all__, f"{__name__}.response_store"))

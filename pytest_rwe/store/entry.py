@@ -9,7 +9,6 @@ diff shows exactly which outputs changed. Every string in it goes through
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_rwe.providers.base import GenerationResult, Usage
-from pytest_rwe.redact import KEY_VARIABLES, path_name, redact
+from pytest_rwe.redact import key_environ, path_name, redact
 from pytest_rwe.store.keys import canonical
 
 CallKind = Literal["summary", "judge", "repair"]
@@ -199,7 +198,7 @@ def encode_record(
         "recorded_at": recorded_at.isoformat(timespec="seconds"),
     }
     # the key variables are read once per record, not once per string
-    environ = {name: os.environ[name] for name in KEY_VARIABLES if name in os.environ}
+    environ = key_environ()
     return json.dumps(_redacted(record, environ), indent=2, sort_keys=True,
                       ensure_ascii=False) + "\n"
 

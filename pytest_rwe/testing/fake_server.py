@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal
 
+from pytest_rwe.providers.vendors import known_vendor
 from pytest_rwe.testing.fake_handler import Handler, Server
 from pytest_rwe.testing.fake_wire import VENDORS, Responder, default_reply
 
@@ -201,11 +202,7 @@ class FakeServer:
     def env(self) -> dict[str, str]:
         """The SDKs' own base-URL variables pointing here."""
         urls = self.base_urls
-        return {
-            "OPENAI_BASE_URL": urls["openai"],
-            "ANTHROPIC_BASE_URL": urls["anthropic"],
-            "GOOGLE_GEMINI_BASE_URL": urls["google"],
-        }
+        return {known_vendor(prefix).base_url_variable or "": url for prefix, url in urls.items()}
 
     # -- scripting and inspection ----------------------------------------------------------
     def add_fault(self, kind: FaultKind, **match: Any) -> Fault:

@@ -7,7 +7,8 @@ import random
 import pytest
 from report_records import FAST, JURY, record, two_model_run
 
-from pytest_rwe.report import ReportSettings, aggregate
+from pytest_rwe.report import ReportSettings
+from pytest_rwe.report.aggregate import aggregate
 from pytest_rwe.stats import fleiss_kappa, mean_ci, score_models
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from report_records import FAST, THRESHOLDS, record, two_model_run
 
-from pytest_rwe.report import ReportSettings, aggregate, build_report, plain, render_gate
+from pytest_rwe.report import ReportSettings, build_report, plain, render_gate
+from pytest_rwe.report.aggregate import aggregate
 from pytest_rwe.report.baseline import compare_reports, gate_section
 from pytest_rwe.report.markdown import render_markdown
 from pytest_rwe.report.terminal import render_summary
