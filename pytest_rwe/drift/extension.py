@@ -16,9 +16,7 @@ its golden file.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -29,6 +27,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from pytest_rwe.drift.profile import VerdictProfile
 from pytest_rwe.redact import path_name
 from pytest_rwe.store.entry import slug
+from pytest_rwe.store.files import atomic_write_text
 
 if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
@@ -170,11 +169,4 @@ class DriftSnapshotExtension(SingleFileSnapshotExtension):
         # atomic: a killed run leaves the old golden file or the new one, never half of one
         path = Path(snapshot_collection.location)
         data: Any = next(iter(snapshot_collection)).data
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-                out.write(str(data))
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write_text(path, str(data), fsync=True)

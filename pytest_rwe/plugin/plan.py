@@ -100,7 +100,7 @@ class PlanPlugin:
         from pytest_rwe.providers.registry import create_provider
         from pytest_rwe.report.report_json import dumps
         from pytest_rwe.store import ResponseStore
-        from pytest_rwe.store.lock_files import atomic_write_text
+        from pytest_rwe.store.files import atomic_write_text
 
         rwe = get_session(self.config)
         settings = rwe.settings
@@ -115,7 +115,7 @@ class PlanPlugin:
         directory = self._directory()
         if directory is not None:
             path = directory / PLAN_FILE
-            atomic_write_text(path, dumps(self.plan.to_dict()))
+            atomic_write_text(path, dumps(self.plan.to_dict()), fsync=True)
             self.written = str(path)
 
     def _directory(self) -> Path | None:

@@ -7,12 +7,9 @@ through :func:`pytest_rwe.redact.redact` (values one by one, so the JSON stays v
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
-import os
 import subprocess
-import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -180,19 +177,11 @@ def dumps(report: Mapping[str, Any]) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename: never a half file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        # os.open with 0o666 lets the umask decide the mode, like any file the user writes
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Write ``text`` to ``path`` via a temporary file and a rename: never a half file, and
+    on disk (fsync) before the run says it wrote it."""
+    from pytest_rwe.store.files import atomic_write_text
+
+    atomic_write_text(path, text, fsync=True)
 
 
 def write_report(directory: Path, report: Mapping[str, Any]) -> list[Path]:

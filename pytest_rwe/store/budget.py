@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.lock_files import LockInfo, ProcessId, me
 from pytest_rwe.store.wait import OwnerState
 
@@ -166,13 +167,7 @@ class StoreBudget:
             "uses": {k: [u.ceiling, u.limit, u.in_flight] for k, u in uses.items()},
         }
         # transient and rewritten every beat: atomic (readers see whole files), not fsync'ed
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
-        try:
-            tmp.write_text(json.dumps(payload), encoding="utf-8")
-        except FileNotFoundError:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(payload), encoding="utf-8")
-        os.replace(tmp, self.path)
+        atomic_write_text(self.path, json.dumps(payload))
         self._published = dict(uses)
 
     # -- the others ------------------------------------------------------------------------

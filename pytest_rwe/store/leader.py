@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pytest_rwe.redact import redact
-from pytest_rwe.store.lock_files import LockInfo, OwnerCheck, ProcessId, atomic_write_text, me
+from pytest_rwe.store.files import atomic_write_text
+from pytest_rwe.store.lock_files import LockInfo, OwnerCheck, ProcessId, me
 
 LeaderState = Literal["working", "done"]
 #: what a follower makes of the note: the leader works, is done, or is lost (see lost())

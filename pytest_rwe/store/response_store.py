@@ -42,9 +42,10 @@ from pytest_rwe.store.entry import (
     decode_record,
     encode_record,
 )
+from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.keys import prompt_sha256, request_key, store_key
 from pytest_rwe.store.leader import Deferral, DeferredCallFailed
-from pytest_rwe.store.lock_files import atomic_write_text, ensure_gitignore
+from pytest_rwe.store.lock_files import ensure_gitignore
 from pytest_rwe.store.locks import FlightLocks
 from pytest_rwe.store.reservation import Claim, SingleFlight
 from pytest_rwe.store.wait import LockWatcher, OwnerState

@@ -1,0 +1,19 @@
+"""The layout shows the layers (docs/architecture.md): the top level holds the pure core only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest_rwe
+
+#: old paths kept for one release as warning re-exports (README: "Layout")
+DEPRECATED_MODULES = {"fixtures", "drift_plugin", "summarizer", "claims_report"}
+CORE = {"criteria", "verdict", "settings", "values", "redact", "escape", "prompts", "replies",
+        "jury_rules", "calibrate", "caller", "engine"}
+
+
+def test_the_top_level_holds_the_pure_core_only() -> None:
+    root = Path(pytest_rwe.__file__).parent
+    modules = {p.stem for p in root.glob("*.py")} - {"__init__"} - DEPRECATED_MODULES
+    assert modules == CORE
+    assert len(modules) <= 12
