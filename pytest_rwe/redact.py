@@ -115,10 +115,23 @@ def redact_deep(value: Any, environ: Mapping[str, str] | None = None) -> Any:
     """``value`` (JSON-like data) with every string, mapping keys included, redacted."""
     if environ is None:  # read once: a report has tens of thousands of strings
         environ = key_environ()
-    if isinstance(value, str):
-        return redact(value, environ)
-    if isinstance(value, Mapping):
-        return {redact(str(k), environ): redact_deep(v, environ) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [redact_deep(v, environ) for v in value]
-    return value
+    # The same keys and names recur all through a record or a report: each distinct string
+    # is redacted once per call (redact depends only on the text while the call runs).
+    done: dict[str, str] = {}
+
+    def text(s: str) -> str:
+        out = done.get(s)
+        if out is None:
+            out = done[s] = redact(s, environ)
+        return out
+
+    def deep(value: Any) -> Any:
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, Mapping):
+            return {text(str(k)): deep(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [deep(v) for v in value]
+        return value
+
+    return deep(value)

@@ -66,10 +66,15 @@ class SdkPreloader:
 
     def _run(self) -> None:
         try:
+            # Frozen before each import as well as after: the full collections an import
+            # triggers then walk only what it has created so far, not pytest's and the
+            # previous SDKs' objects again (0.4 s of CPU in the sweep's run, against 0.1).
+            _freeze_imported()
             for name in self._names:
                 # a broken SDK is reported properly by the live call that needs it
                 with _IMPORT_LOCK, contextlib.suppress(Exception):
                     create_provider(name).load_sdk()
+                    _freeze_imported()
             _freeze_imported()
         finally:
             _PRELOAD_IDLE.set()

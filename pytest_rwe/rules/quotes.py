@@ -8,6 +8,7 @@ does not contain, which is worth a look before trusting its score.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -53,6 +54,9 @@ def quoted_spans(explanation: str) -> list[str]:
     return out
 
 
+# A pair's nine answers fold its summary and its study's results again and again (one
+# character at a time); a few recent texts are remembered. The offsets are only read.
+@functools.lru_cache(maxsize=32)
 def _folded(text: str) -> tuple[str, list[int]]:
     """``text`` lower-cased with whitespace runs as one space and typography folded, and each
     folded character's offset in ``text``."""
