@@ -286,6 +286,52 @@ def test_a_clearly_better_baseline_fails_the_gate_and_noise_passes(
                                  "+0.043[]]*"])
 
 
+WRITE_COUNTER = """
+import json
+
+import pytest_rwe.report.report_json as report_json
+
+WRITES = []
+_write = report_json.write_report
+
+
+def counting_write(directory, report):
+    WRITES.append(sorted(report))
+    return _write(directory, report)
+
+
+report_json.write_report = counting_write
+
+
+def pytest_rwe_report_sections(config, report):
+    return {"mine": {"models": len(report["model_names"])}}
+
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput"):
+        (config.rootpath / "writes.json").write_text(json.dumps(WRITES), encoding="utf-8")
+"""
+
+
+@pytest.mark.parametrize("workers", WORKERS)
+def test_the_report_is_written_once_with_every_contributors_sections(
+    pytester: pytest.Pytester, demo_run: dict[str, object], workers: int
+) -> None:
+    """The baseline gate and a conftest's pytest_rwe_report_sections add their sections
+    before the report files are written, once."""
+    pytester.makeconftest(DEMO_CONFTEST + WRITE_COUNTER)
+    baseline = _baseline(pytester, demo_run, "same.json", {})
+    result = pytester.runpytest(*xdist_args(workers), "--rwe-baseline", baseline,
+                                "--rwe-max-drop", "completeness=0.1", "-k", "completeness",
+                                "--rwe-report", "out")
+    assert result.stdout.lines[-1].startswith("pytest-rwe baseline gate passed")
+    writes = json.loads((pytester.path / "writes.json").read_text(encoding="utf-8"))
+    assert len(writes) == 1 and {"gating", "mine"} <= set(writes[0])
+    report = json.loads((pytester.path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["gating"]["passed"] is True and report["mine"] == {"models": 1}
+    assert "Baseline" in (pytester.path / "out" / "report.md").read_text(encoding="utf-8")
+
+
 def test_bad_gate_options_are_usage_errors_that_name_the_fix(pytester: pytest.Pytester) -> None:
     make_suite(pytester)
     result = pytester.runpytest("--rwe-max-drop", "completeness=0.1")

@@ -5,7 +5,7 @@ controller or a plain run only."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,47 +25,30 @@ class BaselineGate:
         self.baseline = baseline
         self.max_drop = max_drop
 
-    @pytest.hookimpl(trylast=True)  # after the report plugin has built (and written) the report
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        plugin = self.config.pluginmanager.get_plugin("rwe-report")
-        report = getattr(plugin, "report", None)
-        if report is None:
-            return
-        from pytest_rwe.redact import redact_deep
+    def pytest_rwe_report_gate(self, report: Mapping[str, Any],
+                               records: Sequence[Mapping[str, Any]], no_study: str | None
+                               ) -> tuple[str, Mapping[str, Any], bool] | None:
+        """The comparison with the baseline and its drop gate, as the report's ``gating``."""
         from pytest_rwe.report.baseline import compare_reports, gate_section, missing_responses
-        from pytest_rwe.report.report_json import write_report
 
         comparison = (compare_reports(report, self.baseline, source=self.source)
                       if self.baseline is not None else None)
         missing = missing_responses(report)
         if comparison is None and not missing:
-            return
-        causes = self._causes(plugin, comparison) if comparison is not None else {}
-        report["gating"] = redact_deep(gate_section(comparison, self.max_drop, missing, causes))
-        directory = getattr(getattr(plugin, "settings", None), "directory", None)
-        if directory is not None and getattr(plugin, "written", None):
-            try:  # again, now with the comparison in report.json and report.md
-                plugin.written = write_report(directory, report)  # type: ignore[union-attr]
-            except OSError as exc:
-                plugin.write_error = (  # type: ignore[union-attr]
-                    f"pytest-rwe: cannot write the report to {directory}: {exc}; "
-                    "check --rwe-report")
-        if not report["gating"]["passed"] and session.exitstatus == pytest.ExitCode.OK:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            return None
+        causes = (self._causes(records, no_study, comparison)
+                  if comparison is not None else {})
+        section = gate_section(comparison, self.max_drop, missing, causes)
+        return "gating", section, bool(section["passed"])
 
-
-    def _causes(self, plugin: object, comparison: Mapping[str, Any]) -> dict[str, str]:
+    def _causes(self, records: Sequence[Mapping[str, Any]], no_study: str | None,
+                comparison: Mapping[str, Any]) -> dict[str, str]:
         """Why each gated model without a comparison has no evaluation in this run."""
-        from pytest_rwe.plugin.studies import no_study_problem
         from pytest_rwe.report.evidence import no_evaluation_cause
 
-        records = list(getattr(plugin, "records", None) or [])
-        no_study = getattr(plugin, "no_study", None)
-        if no_study is None and not records:
-            no_study = no_study_problem(self.config)
         without = [m for m, cells in comparison["models"].items()
                    if not any(cells.values())]
-        return {model: no_evaluation_cause(model, records, no_study=no_study)
+        return {model: no_evaluation_cause(model, list(records), no_study=no_study)
                 for model in [*comparison.get("models_only_baseline", []), *without]}
 
 

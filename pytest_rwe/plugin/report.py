@@ -18,7 +18,7 @@ from pytest_rwe import escape
 from pytest_rwe.plugin.options import option_text
 from pytest_rwe.plugin.session import get_session, jury_rules
 from pytest_rwe.plugin.studies import NO_STUDY_PROPERTY, no_study_problem
-from pytest_rwe.redact import display_name
+from pytest_rwe.redact import display_name, redact_deep
 from pytest_rwe.report.progress import Progress
 from pytest_rwe.settings import SettingsError, arm_name
 
@@ -91,6 +91,16 @@ class ReportPlugin:
         return bool(option_text(self.config, "--rwe-min", "rwe_min")) or bool(
             option_text(self.config, "--rwe-max-drop", "rwe_max_drop"))
 
+    @staticmethod
+    def _add_sections(report: dict[str, Any], sections: Mapping[str, Any]) -> None:
+        for key, value in sections.items():
+            if key in report:
+                raise pytest.UsageError(
+                    f"pytest-rwe: a pytest_rwe_report_sections or pytest_rwe_report_gate hook "
+                    f"returned the report section {key!r}, which the report already has; "
+                    "give your section a key of its own")
+            report[key] = redact_deep(value)
+
     # first: under xdist, the workers exit while the report is computed, rather than before
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -133,6 +143,16 @@ class ReportPlugin:
         self.report["quorum"] = rules.quorum
         self.report["exclude_self"] = rules.exclude_self
         failed = not self.report["gate"]["passed"]
+        # every contributor adds its sections and gates first: the files are written once
+        report, hook = self.report, self.config.hook
+        for sections in hook.pytest_rwe_report_sections(config=self.config, report=report):
+            self._add_sections(report, sections or {})
+        for gate in hook.pytest_rwe_report_gate(config=self.config, report=report,
+                                                records=list(self.records), no_study=no_study):
+            if gate is not None:
+                key, section, passed = gate
+                self._add_sections(report, {key: section})
+                failed = failed or not passed
         if self.settings.directory is not None:
             try:
                 self.written = write_report(self.settings.directory, self.report)
