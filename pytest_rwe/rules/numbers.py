@@ -21,7 +21,7 @@ from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.owned import misplaced_share
-from pytest_rwe.rules.proportions import check_approximation
+from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_mentions
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -126,16 +126,6 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
     return sorted(findings, key=lambda f: f.span.start)
 
 
-def _sentence_mentions(analysis: Analysis, mention_starts: list[int], char: int
-                       ) -> list[Mention]:
-    lo, hi = analysis.sentence_of(char)
-    if hi <= lo:
-        return []
-    start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
-    return analysis.mentions[bisect.bisect_left(mention_starts, start):
-                             bisect.bisect_right(mention_starts, end)]
-
-
 def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: NumberMention
                     ) -> tuple[set[str], bool]:
     """The outcomes a number is written for: those named since the last ")" before it.
@@ -145,7 +135,7 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     A bound after "all", "both" or "each" ("all had p < 0.001") is for every outcome the
     sentence names.
     """
-    in_sentence = _sentence_mentions(analysis, mention_starts, number.span.start)
+    in_sentence = sentence_mentions(analysis, mention_starts, number.span.start)
     # mentions are in text order: those before the number are a prefix of the sentence's
     cut = _prefix(in_sentence, number.span.start)
     while cut and in_sentence[cut - 1].span.end > number.span.start:
@@ -297,11 +287,11 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
                                                        strict):
                 return None
             timepoint_swap = len(local) == 1 and bool(elsewhere) and all(
-                _name(study, e.outcome or "") == _name(study, next(iter(local)))
+                outcome_name(study, e.outcome or "") == outcome_name(study, next(iter(local)))
                 for e in elsewhere)
             if elsewhere and (strict or timepoint_swap
                               or all(e.outcome in mentioned for e in elsewhere)):
-                names = sorted({_name(study, k) for k in local})
+                names = sorted({outcome_name(study, k) for k in local})
                 return (elsewhere[0].field,
                         f"{written} is {elsewhere[0].field} = {elsewhere[0].shown}, not a value "
                         f"of {', '.join(names)} named in the same sentence")
@@ -353,7 +343,3 @@ def _nearest(number: NumberMention, pool: list[Entry]) -> Entry | None:
     if not pool:
         return None
     return min(pool, key=lambda e: abs(e.value - number.value * number.scale))
-
-
-def _name(study: Study, key: str) -> str:
-    return next((o.name for o in study.outcomes if o.key == key), key)

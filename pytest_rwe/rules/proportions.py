@@ -17,8 +17,9 @@ from pytest_rwe.rules.text import NumberMention, numbers_in
 from pytest_rwe.study import Study
 
 
-def _sentence_mentions(analysis: Analysis, mention_starts: list[int], char: int
-                       ) -> list[Mention]:
+def sentence_mentions(analysis: Analysis, mention_starts: list[int], char: int
+                      ) -> list[Mention]:
+    """The outcome mentions in the sentence holding ``char`` (``mention_starts`` sorted)."""
     lo, hi = analysis.sentence_of(char)
     if hi <= lo:
         return []
@@ -27,7 +28,8 @@ def _sentence_mentions(analysis: Analysis, mention_starts: list[int], char: int
                              bisect.bisect_right(mention_starts, end)]
 
 
-def _name(study: Study, key: str) -> str:
+def outcome_name(study: Study, key: str) -> str:
+    """The study's name of the outcome ``key`` (the key itself when it has none)."""
     return next((o.name for o in study.outcomes if o.key == key), key)
 
 
@@ -59,7 +61,7 @@ def check_approximation(study: Study, analysis: Analysis, index: StudyIndex,
     shown = fact.shown() if fact is not None else ""
     return NumberFinding(approximation.span, field, (
         f'"{approximation.span.quote}" means {approximation.describe()}, but the study '
-        f"reports {shown} for {_name(study, key)}"))
+        f"reports {shown} for {outcome_name(study, key)}"))
 
 
 def _percent_beside(text: str, approximation: Approximation) -> NumberMention | None:
@@ -89,7 +91,7 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
                                                           fact.point)}
         if len(anchored) == 1:
             return anchored.pop()
-    mentions = _sentence_mentions(analysis, mention_starts, approximation.span.start)
+    mentions = sentence_mentions(analysis, mention_starts, approximation.span.start)
     if not mentions:
         return None
     after = [m for m in mentions if m.span.start >= approximation.span.end]
