@@ -16,6 +16,7 @@ import threading
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from pytest_rwe.engine import Engine, build_engine
 from pytest_rwe.providers.base import ProviderConfigError
@@ -69,22 +70,17 @@ def jury_settings(
     return settings
 
 
-def JuryConfig(
-    jurors: Iterable[str] | str = DEFAULT_OFFLINE_JURY,
-    store: str | Path | None = DEFAULT_STORE,
-    record: str = "new",
-    concurrency: int = DEFAULT_CONCURRENCY,
-    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
-    prompts: str | Path | None = None,
-    temperature: float | None = DEFAULT_TEMPERATURE,
-) -> EngineSettings:
-    """Deprecated: :func:`jury_settings` (the same keywords) gives the
+def JuryConfig(*args: Any, **keywords: Any) -> EngineSettings:  # the old class name
+    """Deprecated, kept one release: :func:`jury_settings` (the same keywords) gives the
     :class:`~pytest_rwe.settings.EngineSettings` that every engine is made from."""
     warnings.warn("JuryConfig(...) is deprecated and returns EngineSettings; call "
                   "pytest_rwe.integrations.jury_engine.jury_settings(...) with the same "
                   "keywords", DeprecationWarning, stacklevel=2)
-    return jury_settings(jurors=jurors, store=store, record=record, concurrency=concurrency,
-                         max_attempts=max_attempts, prompts=prompts, temperature=temperature)
+    # the old dataclass's fields, in order, for positional arguments
+    names = ("jurors", "store", "record", "concurrency", "max_attempts", "prompts",
+             "temperature")
+    keywords.pop("check_keys", None)  # the old field's keys are always checked now
+    return jury_settings(**dict(zip(names, args, strict=False)), **keywords)
 
 
 def missing_keys(settings: EngineSettings, models: Iterable[str] = ()) -> list[str]:
