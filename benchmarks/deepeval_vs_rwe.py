@@ -96,22 +96,19 @@ def deepeval_rwe_metrics(cases: Sequence[tuple[Any, str]], concurrency: int) -> 
         from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
 
         from pytest_rwe.integrations.deepeval import (
-            Completeness,
-            DirectionOfEffect,
-            NumbersAccurate,
+            METRICS,
             close_shared_engines,
             rwe_test_case,
         )
 
         options: dict[str, Any] = {"jurors": JURORS, "store": store, "concurrency": concurrency}
-        metrics = [DirectionOfEffect(**options), NumbersAccurate(**options),
-                   Completeness(**options)]
+        metrics = [metric(**options) for metric in METRICS]  # one per criterion
         test_cases = [rwe_test_case(study, summary) for study, summary in cases]
         try:
             result = evaluate(test_cases, metrics, async_config=AsyncConfig(),
                               display_config=DisplayConfig(print_results=False,
                                                            show_indicator=False))
-            check_scored(result, 3 * len(cases))
+            check_scored(result, len(METRICS) * len(cases))
         finally:
             close_shared_engines()
 
@@ -126,6 +123,7 @@ def deepeval_geval(cases: Sequence[tuple[Any, str]], concurrency: int) -> Callab
         from deepeval.metrics import GEval
         from deepeval.test_case import SingleTurnParams
 
+        from pytest_rwe.criteria import CRITERIA
         from pytest_rwe.integrations.deepeval import (
             RweDeepEvalLLM,
             close_shared_engines,
@@ -137,7 +135,7 @@ def deepeval_geval(cases: Sequence[tuple[Any, str]], concurrency: int) -> Callab
         metrics = []
         for juror in JURORS:
             model = RweDeepEvalLLM(juror, store=store, concurrency=concurrency)
-            for criterion in ("direction_of_effect", "numbers_accurate", "completeness"):
+            for criterion in CRITERIA:
                 steps = [line for line in prompts.judge(criterion).text.splitlines()
                          if line.strip() and "$" not in line][:3]
                 metrics.append(GEval(
@@ -149,7 +147,7 @@ def deepeval_geval(cases: Sequence[tuple[Any, str]], concurrency: int) -> Callab
             result = evaluate(test_cases, metrics, async_config=AsyncConfig(),
                               display_config=DisplayConfig(print_results=False,
                                                            show_indicator=False))
-            check_scored(result, 9 * len(cases))
+            check_scored(result, len(metrics) * len(cases))
         finally:
             close_shared_engines()
 
@@ -168,15 +166,11 @@ def check_scored(result: Any, expected: int) -> None:
 def pytest_rwe_engine(cases: Sequence[tuple[Any, str]], concurrency: int) -> Callable[
         [Path], None]:
     def work(store: Path) -> None:
-        from pytest_rwe.caller import Caller
-        from pytest_rwe.engine import Engine, EngineConfig
-        from pytest_rwe.prompts import load_prompts
-        from pytest_rwe.providers.retry import RetryPolicy
-        from pytest_rwe.store import ResponseStore
+        from pytest_rwe.criteria import CRITERIA
+        from pytest_rwe.engine import build_engine
+        from pytest_rwe.settings import engine_settings
 
-        caller = Caller(store=ResponseStore(store, "new"), policy=RetryPolicy(),
-                        concurrency=concurrency)
-        engine = Engine(EngineConfig(jury=JURORS, prompts=load_prompts()), caller)
+        engine = build_engine(engine_settings(jury=JURORS, store=store, concurrency=concurrency))
         try:
             # one thread per summary, as tests calling the rwe_jury fixture would
             with concurrent.futures.ThreadPoolExecutor(len(cases)) as pool:
@@ -184,8 +178,9 @@ def pytest_rwe_engine(cases: Sequence[tuple[Any, str]], concurrency: int) -> Cal
         finally:
             engine.close()
         scored = sum(1 for v in verdicts for c in v.criteria.values() for s in c.answered)
-        if scored != 9 * len(cases):
-            sys.exit(f"only {scored} of {9 * len(cases)} juror scores came back")
+        expected = len(JURORS) * len(CRITERIA) * len(cases)
+        if scored != expected:
+            sys.exit(f"only {scored} of {expected} juror scores came back")
 
     return work
 

@@ -30,12 +30,14 @@ def lazy_attributes(package: str, homes: Mapping[str, str]) -> Callable[[str], A
 
 if TYPE_CHECKING:
     from pytest_rwe.drift.profile import VerdictProfile
+    from pytest_rwe.engine import build_engine
     from pytest_rwe.plugin.asserts import Jury, Summary, assert_criterion
     from pytest_rwe.plugin.snapshot import RweSnapshot
     from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider
     from pytest_rwe.providers.registry import register_provider
     from pytest_rwe.rules.diagnostics import claim_diagnostics
     from pytest_rwe.rules.summarizer import summarize
+    from pytest_rwe.settings import EngineSettings, engine_settings
     from pytest_rwe.study import (
         Outcome,
         Study,
@@ -60,12 +62,15 @@ _HOMES = {
     **dict.fromkeys(["GenerationRequest", "GenerationResult", "Provider"],
                     "pytest_rwe.providers.base"),
     "register_provider": "pytest_rwe.providers.registry",
+    **dict.fromkeys(["EngineSettings", "engine_settings"], "pytest_rwe.settings"),
+    "build_engine": "pytest_rwe.engine",
 }
 
 __all__ = [
     "CRITERIA",
     "Criterion",
     "CriterionVerdict",
+    "EngineSettings",
     "GenerationRequest",
     "GenerationResult",
     "JurorScore",
@@ -80,7 +85,9 @@ __all__ = [
     "VerdictProfile",
     "__version__",
     "assert_criterion",
+    "build_engine",
     "claim_diagnostics",
+    "engine_settings",
     "load_folder",
     "load_study",
     "parse_study",

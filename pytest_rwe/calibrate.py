@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.stats import confusion, fleiss_kappa
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, Verdict
@@ -231,8 +232,14 @@ def _jury_score(verdict: Verdict, criterion: Criterion, threshold: float) -> int
     return 1 if verdict[criterion].passes(threshold) else 0
 
 
+def _limits(thresholds: Mapping[Criterion, float] | None) -> dict[Criterion, float]:
+    """Each criterion's pass threshold: the given one, else the criterion table's."""
+    return {**default_thresholds(), **{c: float(t) for c, t in (thresholds or {}).items()}}
+
+
 def calibrate(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
-              jurors: Sequence[str], *, thresholds: Mapping[Criterion, float] | float = 0.5,
+              jurors: Sequence[str], *,
+              thresholds: Mapping[Criterion, float] | float | None = None,
               resamples: int = 2000, seed: int | str = 0) -> Calibration:
     """Measure each juror and the jury against the labels (seeded bootstrap for kappa CIs).
 
@@ -242,7 +249,7 @@ def calibrate(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
     if len(items) != len(verdicts):
         raise ValueError(f"calibrate: {len(items)} items but {len(verdicts)} verdicts")
     limits = (dict.fromkeys(CRITERIA, float(thresholds)) if isinstance(thresholds, (int, float))
-              else {c: float(thresholds.get(c, 0.5)) for c in CRITERIA})
+              else _limits(thresholds))
     per_juror: dict[str, dict[Criterion, CriterionMetrics]] = {j: {} for j in jurors}
     jury: dict[Criterion, CriterionMetrics] = {}
     agreement: dict[Criterion, float | None] = {}
@@ -327,6 +334,7 @@ def by_origin(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
     A labeled set built of several kinds of lines (mutation kinds, agreeing and
     contradicting twins) says here which kind a jury gets wrong.
     """
+    limits = _limits(thresholds)
     out: dict[str, dict[str, dict[str, int]]] = {}
     for item, verdict in zip(items, verdicts, strict=True):
         for criterion, label in item.labels.items():
@@ -334,7 +342,7 @@ def by_origin(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
                 "n": 0, "caught": 0, "missed": 0, "passed": 0, "false_alarms": 0,
                 "abstained": 0})
             cell["n"] += 1
-            score = _jury_score(verdict, criterion, thresholds.get(criterion, 0.5))
+            score = _jury_score(verdict, criterion, limits[criterion])
             if score is None:
                 cell["abstained"] += 1
             elif label == 0:
@@ -367,10 +375,11 @@ def format_by_origin(counts: Mapping[str, Mapping[str, Mapping[str, int]]]) -> s
 def disagreements(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
                   thresholds: Mapping[Criterion, float]) -> list[dict[str, Any]]:
     """Where the jury's verdict differs from the label: for auditing jurors and labels."""
+    limits = _limits(thresholds)
     out: list[dict[str, Any]] = []
     for item, verdict in zip(items, verdicts, strict=True):
         for criterion, label in item.labels.items():
-            score = _jury_score(verdict, criterion, thresholds.get(criterion, 0.5))
+            score = _jury_score(verdict, criterion, limits[criterion])
             if score is None or score == label:
                 continue
             reasons = [f"{s.juror}: {s.explanation}" for s in verdict[criterion].scores

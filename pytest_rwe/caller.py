@@ -15,7 +15,8 @@ import dataclasses
 import threading
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from pytest_rwe.providers.base import (
     GenerationRequest,
@@ -37,7 +38,11 @@ from pytest_rwe.store import (
 from pytest_rwe.store.budget import Demand, StoreBudget
 from pytest_rwe.store.keys import key_extras, request_hashes
 
-__all__ = ["CallLabel", "Caller"]
+if TYPE_CHECKING:
+    from pytest_rwe.settings import EngineSettings
+    from pytest_rwe.store.leader import RunLeader
+
+__all__ = ["CallLabel", "Caller", "RunSharing", "build_caller"]
 
 #: an endpoint stays in the shared budget this long after its last call, so a pause between
 #: two waves of calls does not hand its share away and back
@@ -247,3 +252,40 @@ class Caller:
                 await provider.aclose()
         if self.store is not None:
             self.store.close()
+
+
+@dataclass(frozen=True)
+class RunSharing:
+    """What a process calling along with others shares with them (xdist workers of one
+    run, or separate runs on one store): the run's id, whether the store's locks are shared,
+    the store's registry dividing each provider's budget, and the run's leader when this
+    process leads (it tells the followers which calls failed for good)."""
+
+    run_id: str | None = None
+    shared: bool = True
+    budget: StoreBudget | None = None
+    leader: RunLeader | None = None
+
+
+def build_caller(settings: EngineSettings, sharing: RunSharing | None = None) -> Caller:
+    """The caller of ``settings``: its response store (none when ``settings.store`` is
+    None), retry policy and per-provider ceiling; ``sharing`` joins it to the other
+    processes of a run (None: a process alone, as ``rwe calibrate`` and the integrations)."""
+    store = None
+    if settings.store is not None:
+        store = (ResponseStore(settings.store, settings.store_mode) if sharing is None else
+                 ResponseStore(settings.store, settings.store_mode, run_id=sharing.run_id,
+                               shared=sharing.shared, registry=sharing.budget))
+    leader = sharing.leader if sharing is not None else None
+    return Caller(
+        store=store,
+        note_failure=leader.note_failure if leader is not None else None,
+        policy=RetryPolicy(max_attempts=settings.max_attempts,
+                           retry_after_cap_s=settings.retry_cap_s,
+                           deadline_s=settings.deadline_s,
+                           timeout_s=settings.timeout_s),
+        # the ceiling per provider for the whole run: processes that call at the same time
+        # divide it between them through the store's registry
+        concurrency=settings.concurrency,
+        budget=sharing.budget if sharing is not None else None,
+    )

@@ -24,10 +24,12 @@ from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pytest_rwe.caller import Caller, CallLabel
+from pytest_rwe.caller import Caller, CallLabel, RunSharing, build_caller
 from pytest_rwe.prompts import (
     PromptSet,
     judge_request,
+    load_prompts,
+    load_variants,
     render_summarize_prompt,
     summarize_request,
 )
@@ -43,7 +45,7 @@ from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.rules.diagnostics import claim_diagnostics
-from pytest_rwe.settings import VARIANT_SEPARATOR
+from pytest_rwe.settings import VARIANT_SEPARATOR, EngineSettings
 from pytest_rwe.store import CallKind, Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
@@ -56,7 +58,8 @@ LEADER_CHECK_S = 0.5
 
 @dataclass(frozen=True)
 class EngineConfig:
-    """What the engine needs besides the caller: the jury, prompts and settings."""
+    """What the engine needs besides the caller: the jury, the loaded prompts and the
+    generation settings (made from :class:`EngineSettings` by :func:`engine_config`)."""
 
     jury: tuple[str, ...]
     prompts: PromptSet
@@ -342,6 +345,39 @@ class Engine:
         except Exception as exc:
             return _error(juror, criterion, _bug(exc, juror, bugs))
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
+
+
+def engine_config(settings: EngineSettings, *, summarize: GenerationSettings | None = None,
+                  judge: GenerationSettings | None = None, claims: bool = True,
+                  prompts: PromptSet | None = None,
+                  variants: Mapping[str, PromptSet] | None = None) -> EngineConfig:
+    """The engine's jury, prompts and generation settings from ``settings`` (also what
+    ``--rwe-plan`` plans with). Generation settings default to ``settings.temperature``;
+    ``prompts`` and ``variants``, when the caller has loaded them already, are used as
+    they are (else loaded from ``settings``: PromptFileError, a ValueError, names the file)."""
+    default = GenerationSettings(temperature=settings.temperature)
+    if variants is None:
+        variants = load_variants(settings.variants, settings.prompts)
+    if prompts is None:
+        # a variant run's reference prompts are its first variant's
+        prompts = next(iter(variants.values())) if variants else load_prompts(settings.prompts)
+    return EngineConfig(jury=settings.jury, prompts=prompts,
+                        summarize_settings=summarize or default, judge_settings=judge or default,
+                        claims=claims, variants=variants)
+
+
+def build_engine(settings: EngineSettings, *, config: EngineConfig | None = None,
+                 sharing: RunSharing | None = None,
+                 preload: Iterable[str] | None = None) -> Engine:
+    """The one way to make an engine (the plugin, ``rwe calibrate``, the integrations):
+    its caller from ``settings`` (:func:`pytest_rwe.caller.build_caller`, joined to the run's
+    other processes by ``sharing``), its jury and prompts from ``config`` (default:
+    :func:`engine_config` of ``settings``). With ``preload``, the SDKs of those models and
+    of the jurors start importing now. The caller of this closes the engine."""
+    engine = Engine(config or engine_config(settings), build_caller(settings, sharing))
+    if preload is not None:
+        engine.preload(preload)
+    return engine
 
 
 # The calls of an evaluation, built in one place: the engine makes them, and the planner

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.providers.families import same_family_jurors
-from pytest_rwe.settings import REPEAT_RULES, RepeatRule, SettingsError
+from pytest_rwe.settings import PLUGIN, REPEAT_RULES, RepeatRule, SettingsError, Spelling
 from pytest_rwe.verdict import Criterion, Verdict, majority
 
 
@@ -48,8 +48,9 @@ class JuryRules:
 
 def build_jury_rules(*, quorum: str | int | None, exclude_self: bool,
                      repeat_rule: str | None, models: Sequence[str],
-                     jury: Sequence[str]) -> JuryRules:
-    """Validate raw option values; :class:`SettingsError` names the option and the fix."""
+                     jury: Sequence[str], spelling: Spelling = PLUGIN) -> JuryRules:
+    """Validate raw option values; :class:`SettingsError` names the option (the quorum's
+    as ``spelling`` spells it) and the fix."""
     rule = (repeat_rule or "all").strip()
     if rule not in REPEAT_RULES:
         raise SettingsError(f"rwe_repeat_rule: {rule!r} is not a repeat rule; use one of "
@@ -59,11 +60,11 @@ def build_jury_rules(*, quorum: str | int | None, exclude_self: bool,
         try:
             number = int(str(quorum).strip())
         except ValueError:
-            raise SettingsError(f"rwe_quorum: {quorum!r} is not a whole number; give how many "
-                                "jurors must answer, e.g. 2") from None
+            raise SettingsError(f"{spelling.given('quorum', repr(quorum))} is not a whole "
+                                "number; give how many jurors must answer, e.g. 2") from None
         if not 1 <= number <= len(jury):
-            raise SettingsError(f"rwe_quorum: {number} must be between 1 and the {len(jury)} "
-                                f"configured juror(s) ({', '.join(jury)})")
+            raise SettingsError(f"{spelling.given('quorum', str(number))} must be between 1 "
+                                f"and the {len(jury)} configured juror(s) ({', '.join(jury)})")
     rules = JuryRules(quorum=number, exclude_self=exclude_self,
                       repeat_rule=rule)
     for model in models:

@@ -6,6 +6,7 @@ and its error messages are unit-testable and shared with the ``rwe`` command.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,15 +16,29 @@ from typing import Literal
 from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.verdict import Criterion, check_criterion
 
+# -- the defaults: one home for each (the options' help, the CLI and the integrations read
+# -- them from here)
+#: the paper's jury, the plugin's default
 DEFAULT_JURY: tuple[str, ...] = (
     "openai/o4-mini",
     "anthropic/claude-sonnet-4-20250514",
     "google/gemini-2.5-pro",
 )
-RECORD_MODES = ("new", "none", "all")
-DEFAULT_CONCURRENCY = 16
+#: the jury that needs no key and no network (the deepeval integration's default)
+DEFAULT_OFFLINE_JURY: tuple[str, ...] = ("builtin/rules",)
+#: what the response store does with a call: ``new`` replays what it holds and records the
+#: rest, ``none`` replays only (a miss fails), ``all`` calls again and overwrites
+StoreMode = Literal["new", "none", "all"]
+STORE_MODES: tuple[StoreMode, ...] = ("new", "none", "all")
+RECORD_MODES = STORE_MODES  # the option's name (--rwe-record); kept for one release
+#: the response store's folder, relative to the rootdir (plugin) or working folder
+DEFAULT_STORE = Path(".rwe_cache")
+DEFAULT_CONCURRENCY = 16  # the ceiling of calls in flight per provider
+DEFAULT_MAX_ATTEMPTS = 6  # per call, on 5xx, timeouts and connection errors
+DEFAULT_RETRY_CAP_S = 60.0  # the longest Retry-After honoured
 DEFAULT_DEADLINE_S = 900.0  # how long one rate-limited call keeps retrying
 DEFAULT_TIMEOUT_S = 180.0  # one attempt
+DEFAULT_TEMPERATURE: float | None = 0.0
 # what a criterion test asserts over --rwe-repeat N (see pytest_rwe.jury_rules)
 RepeatRule = Literal["all", "majority", "mean"]
 REPEAT_RULES: tuple[RepeatRule, ...] = ("all", "majority", "mean")
@@ -136,27 +151,136 @@ def parse_criterion_map(text: str, option: str) -> dict[Criterion, float]:
 
 
 @dataclass(frozen=True)
-class RweSettings:
-    """Everything a session needs to know to run the suite."""
+class Spelling:
+    """How one caller of :func:`engine_settings` names each setting, so that its messages
+    name the option as the user typed it: ``--rwe-concurrency`` (the plugin),
+    ``--concurrency`` (``rwe calibrate``) or ``concurrency=`` (the deepeval integration)."""
 
-    models: tuple[str, ...]
+    names: Mapping[str, str]  # EngineSettings field -> the caller's name for it
+    keyword: bool = False  # keyword arguments (name=value) rather than command-line options
+
+    def name(self, setting: str) -> str:
+        return self.names.get(setting, setting)
+
+    def given(self, setting: str, text: str) -> str:
+        """``setting`` with the value it was given, as this caller writes it."""
+        name = self.name(setting)
+        return f"{name}={text}" if self.keyword else f"{name}: {text}"
+
+    def example(self, setting: str, text: str) -> str:
+        """An example of ``setting`` set to ``text``, as this caller writes it."""
+        name = self.name(setting)
+        return f"{name}={text}" if self.keyword else f"{name} {text}"
+
+
+PLUGIN = Spelling({"jury": "--rwe-jury", "prompts": "--rwe-prompts", "store": "--rwe-store",
+                   "store_mode": "--rwe-record", "concurrency": "--rwe-concurrency",
+                   "max_attempts": "--rwe-max-attempts", "retry_cap_s": "--rwe-retry-cap",
+                   "deadline_s": "--rwe-deadline", "timeout_s": "--rwe-timeout",
+                   # the quorum's messages name the ini key (the option is --rwe-quorum)
+                   "quorum": "rwe_quorum"})
+CALIBRATE = Spelling({"jury": "--jury", "prompts": "--prompts", "store": "--store",
+                      "store_mode": "--record", "concurrency": "--concurrency"})
+KEYWORDS = Spelling({"jury": "jurors", "store_mode": "record"}, keyword=True)
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """Everything that makes an engine, validated once (:func:`engine_settings`): the
+    jury, prompt templates, response store and its mode, and the call limits.
+
+    The one config type of the plugin (:attr:`RweSettings.engine`), ``rwe calibrate`` and
+    the deepeval integration; :func:`pytest_rwe.engine.build_engine` makes the engine.
+    ``store=None`` calls the models without a response store.
+    """
+
     jury: tuple[str, ...] = DEFAULT_JURY
-    cases: Path = Path("cases/studies")
-    prompts: Path | None = None
+    prompts: Path | None = None  # a folder over the packaged templates
     #: the run's prompt variants (empty: one prompt set, ``prompts``, which is then also
     #: the default folder beneath every variant's)
     variants: tuple[PromptVariant, ...] = ()
+    store: Path | None = DEFAULT_STORE
+    store_mode: StoreMode = "new"
+    concurrency: int = DEFAULT_CONCURRENCY
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    retry_cap_s: float = DEFAULT_RETRY_CAP_S
+    deadline_s: float = DEFAULT_DEADLINE_S
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    #: the temperature of every call when the caller gives no generation settings of its own
+    temperature: float | None = DEFAULT_TEMPERATURE
+
+
+def engine_settings(
+    *,
+    spelling: Spelling = PLUGIN,
+    jury: Iterable[str] | str = DEFAULT_JURY,
+    prompts: str | Path | None = None,
+    variants: tuple[PromptVariant, ...] = (),
+    store: str | Path | None = DEFAULT_STORE,
+    store_mode: str = "new",
+    concurrency: int = DEFAULT_CONCURRENCY,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    retry_cap_s: float = DEFAULT_RETRY_CAP_S,
+    deadline_s: float = DEFAULT_DEADLINE_S,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    temperature: float | None = DEFAULT_TEMPERATURE,
+) -> EngineSettings:
+    """Validate raw values into :class:`EngineSettings`; :class:`SettingsError` (a
+    ValueError) names the setting as ``spelling`` spells it, and the fix. Paths become
+    absolute (a later change of the working folder moves nothing)."""
+    jurors = tuple(split_list([jury] if isinstance(jury, str) else jury))
+    if not jurors:
+        given = spelling.given("jury", "()") if spelling.keyword else spelling.name("jury")
+        example = spelling.example(
+            "jury", "('builtin/rules',)" if spelling.keyword else "builtin/rules")
+        raise SettingsError(f"{given}: give at least one juror, e.g. {example}")
+    if store_mode not in STORE_MODES:
+        raise SettingsError(f"{spelling.given('store_mode', repr(store_mode))}; use one of "
+                            f"{', '.join(STORE_MODES)}")
+    for name, value in (("concurrency", concurrency), ("max_attempts", max_attempts)):
+        if value < 1:
+            raise SettingsError(f"{spelling.given(name, str(value))} must be 1 or more")
+    if retry_cap_s < 0:
+        raise SettingsError(f"{spelling.given('retry_cap_s', f'{retry_cap_s:g}')} must be 0 "
+                            "or more")
+    if not deadline_s > 0:
+        raise SettingsError(f"{spelling.given('deadline_s', f'{deadline_s:g}')} must be more "
+                            "than 0 seconds (how long one rate-limited call keeps retrying)")
+    if not timeout_s > 0:
+        raise SettingsError(f"{spelling.given('timeout_s', f'{timeout_s:g}')} must be more "
+                            "than 0 seconds (how long one attempt may take)")
+    return EngineSettings(
+        jury=jurors,
+        prompts=None if prompts is None else Path(os.path.abspath(prompts)),
+        variants=variants,
+        store=None if store is None else Path(os.path.abspath(store)),
+        store_mode=store_mode,
+        concurrency=concurrency,
+        max_attempts=max_attempts,
+        retry_cap_s=float(retry_cap_s),
+        deadline_s=float(deadline_s),
+        timeout_s=float(timeout_s),
+        temperature=temperature,
+    )
+
+
+@dataclass(frozen=True)
+class RweSettings:
+    """Everything a session needs to know to run the suite: what it tests, and the
+    settings of the engine that runs it."""
+
+    models: tuple[str, ...]
+    cases: Path = Path("cases/studies")
     thresholds: Mapping[Criterion, float] = field(
         default_factory=default_thresholds
     )
     repeat: int = 1
-    record: str = "new"
-    store: Path = Path(".rwe_cache")
-    concurrency: int = DEFAULT_CONCURRENCY
-    max_attempts: int = 6
-    retry_after_cap_s: float = 60.0
-    deadline_s: float = DEFAULT_DEADLINE_S
-    timeout_s: float = DEFAULT_TIMEOUT_S
+    engine: EngineSettings = field(default_factory=EngineSettings)
+
+    @property
+    def store(self) -> Path:
+        """The run's response-store folder (a plugin session always has one)."""
+        return self.engine.store if self.engine.store is not None else DEFAULT_STORE
 
 
 def build_settings(
@@ -177,41 +301,20 @@ def build_settings(
     variants: tuple[PromptVariant, ...] = (),
 ) -> RweSettings:
     """Validate raw option values into :class:`RweSettings`."""
-    jurors = tuple(split_list([jury])) if jury else DEFAULT_JURY
-    if not jurors:
-        raise SettingsError("--rwe-jury: give at least one juror, e.g. --rwe-jury builtin/rules")
     merged = default_thresholds()
     if thresholds:
         merged.update(parse_criterion_map(thresholds, "rwe_thresholds"))
     if repeat < 1:
         raise SettingsError(f"--rwe-repeat: {repeat} must be 1 or more")
-    if record not in RECORD_MODES:
-        raise SettingsError(f"--rwe-record: {record!r}; use one of {', '.join(RECORD_MODES)}")
-    if concurrency < 1:
-        raise SettingsError(f"--rwe-concurrency: {concurrency} must be 1 or more")
-    if max_attempts < 1:
-        raise SettingsError(f"--rwe-max-attempts: {max_attempts} must be 1 or more")
-    if retry_after_cap_s < 0:
-        raise SettingsError(f"--rwe-retry-cap: {retry_after_cap_s:g} must be 0 or more")
-    if not deadline_s > 0:
-        raise SettingsError(f"--rwe-deadline: {deadline_s:g} must be more than 0 seconds "
-                            "(how long one rate-limited call keeps retrying)")
-    if not timeout_s > 0:
-        raise SettingsError(f"--rwe-timeout: {timeout_s:g} must be more than 0 seconds "
-                            "(how long one attempt may take)")
+    engine = engine_settings(
+        spelling=PLUGIN, jury=jury or DEFAULT_JURY, prompts=prompts,
+        variants=variants, store=store, store_mode=record, concurrency=concurrency,
+        max_attempts=max_attempts, retry_cap_s=retry_after_cap_s, deadline_s=deadline_s,
+        timeout_s=timeout_s)
     return RweSettings(
         models=tuple(split_list(models)),
-        jury=jurors,
         cases=cases,
-        prompts=prompts,
-        variants=variants,
         thresholds=merged,
         repeat=repeat,
-        record=record,
-        store=store,
-        concurrency=concurrency,
-        max_attempts=max_attempts,
-        retry_after_cap_s=retry_after_cap_s,
-        deadline_s=deadline_s,
-        timeout_s=timeout_s,
+        engine=engine,
     )

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest_rwe.caller import Caller
-from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.prompts import load_prompts
+from pytest_rwe.engine import Engine, engine_config
 from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider
 from pytest_rwe.providers.registry import register_provider
 from pytest_rwe.providers.retry import RetryPolicy
+from pytest_rwe.settings import engine_settings
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.study import load_study
 
@@ -56,7 +56,8 @@ register_provider("slowtest", SlowModel)
 def engine(store: Path) -> Engine:
     caller = Caller(store=ResponseStore(store, "new", run_id="run", poll_interval=0.02),
                     policy=RetryPolicy(max_attempts=1), concurrency=4)
-    return Engine(EngineConfig(jury=("slowtest/judge",), prompts=load_prompts(None)), caller)
+    # made by hand, not by build_engine: its store polls faster than a user's
+    return Engine(engine_config(engine_settings(jury=("slowtest/judge",))), caller)
 
 
 def until(condition: Callable[[], bool], what: str) -> None:

@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.caller import Caller
-from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.prompts import load_prompts
+from pytest_rwe.engine import Engine, build_engine
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationResult,
@@ -21,8 +19,8 @@ from pytest_rwe.providers.base import (
 )
 from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES, BuiltinProvider
 from pytest_rwe.providers.registry import register_provider
-from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.rules.summarizer import summarize
+from pytest_rwe.settings import engine_settings
 from pytest_rwe.study import Study, load_study, parse_study
 from pytest_rwe.testing.studies import big_study_raw
 from pytest_rwe.verdict import CRITERIA
@@ -64,8 +62,7 @@ register_provider("jurytest", Juror)
 
 
 def engine(jury: tuple[str, ...]) -> Engine:
-    caller = Caller(store=None, policy=RetryPolicy(max_attempts=1), concurrency=4)
-    return Engine(EngineConfig(jury=jury, prompts=load_prompts(None)), caller)
+    return build_engine(engine_settings(jury=jury, store=None, max_attempts=1, concurrency=4))
 
 
 @pytest.fixture(scope="module")

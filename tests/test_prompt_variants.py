@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from pytest_rwe.caller import Caller, CallLabel
-from pytest_rwe.engine import Engine, EngineConfig
+from pytest_rwe.caller import CallLabel
+from pytest_rwe.engine import build_engine, engine_config
 from pytest_rwe.prompts import load_prompts, load_variants
 from pytest_rwe.providers.base import (
     GenerationRequest,
@@ -18,8 +18,13 @@ from pytest_rwe.providers.base import (
     SummarizeTask,
 )
 from pytest_rwe.providers.registry import register_provider
-from pytest_rwe.providers.retry import RetryPolicy
-from pytest_rwe.settings import PromptVariant, SettingsError, arm_name, parse_variants
+from pytest_rwe.settings import (
+    PromptVariant,
+    SettingsError,
+    arm_name,
+    engine_settings,
+    parse_variants,
+)
 from pytest_rwe.study import load_study
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +135,11 @@ register_provider("echotest", Echo)
 def test_the_engine_calls_a_variants_model_with_its_templates(tmp_path: Path) -> None:
     terse = load_prompts(_folder(tmp_path, "terse", {SUMMARIZE: TERSE}))
     default = load_prompts(None)
-    caller = Caller(store=None, policy=RetryPolicy(max_attempts=1), concurrency=2)
+    settings = engine_settings(jury=("echotest/juror",), store=None, max_attempts=1,
+                               concurrency=2)
+    engine = build_engine(settings, config=engine_config(
+        settings, prompts=default, variants={"default": default, "terse": terse}))
+    caller = engine.caller
     labels: list[CallLabel] = []
     call = caller.call
 
@@ -140,8 +149,6 @@ def test_the_engine_calls_a_variants_model_with_its_templates(tmp_path: Path) ->
         return await call(model, request, label, **kwargs)
 
     caller.call = labelled  # type: ignore[method-assign]
-    engine = Engine(EngineConfig(jury=("echotest/juror",), prompts=default,
-                                 variants={"default": default, "terse": terse}), caller)
     study = load_study(STUDY)
     try:
         plain = engine.evaluate(arm_name("echotest/model", "default"), study)

@@ -26,21 +26,21 @@ from pytest_rwe.calibrate import (
     load_labeled,
     to_json,
 )
-from pytest_rwe.caller import Caller
 from pytest_rwe.criteria import default_thresholds
-from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.prompts import PromptFileError, load_prompts
+from pytest_rwe.engine import build_engine, engine_config
+from pytest_rwe.prompts import PromptFileError
 from pytest_rwe.providers.registry import model_problems
-from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.redact import redact
 from pytest_rwe.settings import (
+    CALIBRATE,
     DEFAULT_CONCURRENCY,
-    RECORD_MODES,
+    DEFAULT_STORE,
+    STORE_MODES,
+    EngineSettings,
     SettingsError,
+    engine_settings,
     parse_criterion_map,
-    split_list,
 )
-from pytest_rwe.store import ResponseStore
 from pytest_rwe.study import Study, load_folder
 from pytest_rwe.verdict import CRITERIA, Criterion, Verdict
 
@@ -63,14 +63,17 @@ def add_calibrate_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--jury", required=True, metavar="J1,J2,...",
                         help="jurors to calibrate, e.g. builtin/rules or "
                              "openai/o4-mini,anthropic/claude-sonnet-4-20250514")
-    parser.add_argument("--threshold", default="0.5", metavar="T|CRITERION=T,...",
+    parser.add_argument("--threshold", default=None, metavar="T|CRITERION=T,...",
                         help="the jury passes a criterion when its mean score reaches T "
-                             "(default 0.5); one number or per criterion")
+                             "(default: each criterion's, "
+                             + ", ".join(f"{c}={t:g}" for c, t in default_thresholds().items())
+                             + "); one number or per criterion")
     parser.add_argument("--prompts", default=None, metavar="DIR",
                         help="judge prompt templates (default: the packaged ones)")
-    parser.add_argument("--store", default=".rwe_cache", metavar="PATH",
-                        help="response store of LLM jurors' answers (default: .rwe_cache)")
-    parser.add_argument("--record", default="new", choices=RECORD_MODES,
+    parser.add_argument("--store", default=str(DEFAULT_STORE), metavar="PATH",
+                        help="response store of LLM jurors' answers (default: "
+                             f"{DEFAULT_STORE})")
+    parser.add_argument("--record", default="new", choices=STORE_MODES,
                         help="new: replay stored answers, call the rest (default); none: "
                              "replay only; all: call every juror again")
     parser.add_argument("--concurrency", type=int, default=DEFAULT_CONCURRENCY, metavar="N",
@@ -92,7 +95,9 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _thresholds(text: str) -> dict[Criterion, float]:
+def _thresholds(text: str | None) -> dict[Criterion, float]:
+    if text is None:
+        return default_thresholds()
     text = text.strip()
     if "=" not in text:
         try:
@@ -106,6 +111,13 @@ def _thresholds(text: str) -> dict[Criterion, float]:
     merged = dict(default_thresholds())
     merged.update(parse_criterion_map(text, "--threshold"))
     return merged
+
+
+def _settings(args: argparse.Namespace) -> EngineSettings:
+    """The engine's settings from the command line (every limit not on it: the defaults)."""
+    return engine_settings(spelling=CALIBRATE, jury=args.jury, prompts=args.prompts,
+                           store=args.store, store_mode=args.record,
+                           concurrency=args.concurrency)
 
 
 def _check_jury(jury: list[str], record: str) -> str | None:
@@ -124,17 +136,14 @@ def _studies(folder: Path) -> tuple[dict[str, Study], list[str]]:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Run ``rwe calibrate``: 0 on success, 2 on bad input or unusable jurors."""
-    jury = split_list([args.jury])
-    if not jury:
-        return _fail("--jury: give at least one juror, e.g. --jury builtin/rules")
-    if args.concurrency < 1:
-        return _fail(f"--concurrency: {args.concurrency} must be 1 or more")
-    if args.resamples < 1:
-        return _fail(f"--resamples: {args.resamples} must be 1 or more")
     try:
+        settings = _settings(args)
         thresholds = _thresholds(args.threshold)
     except SettingsError as error:
         return _fail(str(error))
+    jury = list(settings.jury)
+    if args.resamples < 1:
+        return _fail(f"--resamples: {args.resamples} must be 1 or more")
     problem = _check_jury(jury, args.record)
     if problem:
         return _fail(problem)
@@ -146,13 +155,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
         print(message, file=sys.stderr)  # a broken study is named if a label needs it
     try:
         items = load_labeled(args.labeled, set(studies))
-        prompts = load_prompts(args.prompts)
+        config = engine_config(settings)  # a broken template is named before any call
     except (LabeledSetError, PromptFileError) as error:
         return _fail(str(error))
-    store = ResponseStore(Path(args.store), args.record)
-    caller = Caller(store=store, policy=RetryPolicy(), concurrency=args.concurrency)
-    engine = Engine(EngineConfig(jury=tuple(jury), prompts=prompts), caller)
-    engine.preload()
+    engine = build_engine(settings, config=config, preload=())
     started = time.perf_counter()
     try:
         # each judge() runs one summary's jurors x criteria concurrently; threads overlap

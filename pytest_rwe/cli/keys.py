@@ -36,7 +36,7 @@ def run_keys(args: argparse.Namespace) -> int:
 
     try:
         settings = read_suite(pytest_args(args)).settings
-        needs = needed_keys(settings.models, settings.jury)
+        needs = needed_keys(settings.models, settings.engine.jury)
     except (SuiteError, ProviderConfigError) as exc:
         print(f"rwe keys: {exc}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rwe.providers.registry import canonical_name
+from pytest_rwe.settings import DEFAULT_STORE
 from pytest_rwe.store.layout import expected_paths
 from pytest_rwe.store.maintenance import StoreLayoutError, migrate, prune
 from pytest_rwe.verdict import CRITERIA
@@ -38,7 +39,7 @@ def add_store_parser(commands: Any) -> None:
         "Give the same arguments as the full run, e.g. `rwe store prune cases`.")
     prune_parser.add_argument("--store", metavar="DIR",
                               help="the store folder (default: the suite's --rwe-store/ini "
-                              "rwe_store, .rwe_cache)")
+                              f"rwe_store, {DEFAULT_STORE})")
     prune_parser.add_argument("--dry-run", action="store_true",
                               help="list the files that would be removed; remove nothing")
     prune_parser.add_argument("pytest_args", metavar="PYTEST_ARGS", nargs=argparse.REMAINDER,
@@ -80,7 +81,7 @@ def run_prune(args: argparse.Namespace) -> int:
         return 2
     cases = [(canonical_name(m) or m, study, repeat, variant)
              for m, study, repeat, variant in suite.cases]
-    jury = [canonical_name(j) or j for j in suite.settings.jury]
+    jury = [canonical_name(j) or j for j in suite.settings.engine.jury]
     try:
         result = prune(root, expected_paths(cases, jury, CRITERIA), dry_run=args.dry_run)
     except StoreLayoutError as exc:

@@ -9,14 +9,20 @@ the summary, and ``metadata["rwe_study"]`` the study as its JSON mapping (the fi
     case = rwe_test_case(study, summary)           # a Study, a mapping or a study file path
     assert_test(case, [DirectionOfEffect(), NumbersAccurate(), Completeness()])
 
-Each metric asks every juror about its one criterion (one call per juror). ``score`` is the
-jury mean, ``success`` is ``score >= threshold``, ``reason`` quotes every juror. A juror that
-abstains (its reply stayed unreadable after one repair) is named in the reason and left out
-of the mean; when every juror abstains the metric raises :class:`JuryAbstainedError` with
-``score=None`` and ``error`` set (deepeval's convention for a metric that could not be
-computed), never a made-up 0 or 1. A juror that could not be asked (its call failed for
-good, or provider code raised) raises :class:`JurorCallError` the same way: a score from
-the jurors left would hide that the jury shrank.
+There is a metric per criterion of the criterion table (:mod:`pytest_rwe.criteria`):
+the three named classes, and ``RweJuryMetric.for_criterion(name)`` for any criterion of the
+table (a criterion added there has its metric here). Each metric asks every juror about its
+one criterion (one call per juror). ``score`` is the jury mean, ``success`` is
+``score >= threshold`` (default: the criterion's threshold in the table), ``reason`` quotes
+every juror. A juror that abstains (its reply stayed unreadable after one repair) is named
+in the reason and left out of the mean. The plugin's quorum rule applies
+(:class:`pytest_rwe.jury_rules.JuryRules`): ``quorum`` jurors (default: a majority of the
+jury) must answer, else the metric raises :class:`JuryQuorumError` with ``score=None`` and
+``error`` set (deepeval's convention for a metric that could not be computed), never a
+made-up 0 or 1; when every juror abstains, it raises :class:`JuryAbstainedError` (a
+JuryQuorumError). A juror that could not be asked (its call failed for good, or provider
+code raised) raises :class:`JurorCallError` the same way: a score from the jurors left
+would hide that the jury shrank.
 
 Jurors default to ``builtin/rules`` (offline, deterministic). Metrics with the same jury
 configuration share one engine (event-loop thread, provider clients, response store), closed
@@ -41,23 +47,31 @@ except ImportError as exc:  # the optional dependency is absent: say how to get 
         'pip install "pytest-rwe[deepeval]"'
     ) from exc
 
+from pytest_rwe.criteria import TABLE, spec
 from pytest_rwe.engine import Engine
 from pytest_rwe.integrations.deepeval_llm import RweDeepEvalLLM
 from pytest_rwe.integrations.jury_engine import (
-    DEFAULT_JURORS,
-    DEFAULT_STORE,
     SUBJECT,
     JuryConfig,
     close_shared_engines,
+    jury_settings,
     shared_engine,
 )
+from pytest_rwe.jury_rules import build_jury_rules
 from pytest_rwe.prompts import PromptSet, load_prompts, render_summarize_prompt
-from pytest_rwe.providers.retry import DEFAULT_CONCURRENCY
-from pytest_rwe.store import RecordMode
+from pytest_rwe.settings import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_OFFLINE_JURY,
+    DEFAULT_STORE,
+    KEYWORDS,
+    StoreMode,
+)
 from pytest_rwe.study import Study, StudyFileError, load_study, parse_study
 from pytest_rwe.verdict import Criterion, CriterionVerdict, Verdict
 
 __all__ = [
+    "METRICS",
     "STUDY_KEY",
     "Completeness",
     "DirectionOfEffect",
@@ -65,6 +79,7 @@ __all__ = [
     "JuryAbstainedError",
     "JuryConfig",
     "JuryError",
+    "JuryQuorumError",
     "NumbersAccurate",
     "RweDeepEvalLLM",
     "RweJuryMetric",
@@ -81,7 +96,11 @@ class JuryError(RuntimeError):
     """The jury gave no score to report (see the subclasses)."""
 
 
-class JuryAbstainedError(JuryError):
+class JuryQuorumError(JuryError):
+    """Fewer jurors answered than the quorum: their mean is not the jury's verdict."""
+
+
+class JuryAbstainedError(JuryQuorumError):
     """Every juror abstained on a criterion: there is no score to report."""
 
 
@@ -150,17 +169,43 @@ def _as_study(value: Study | Mapping[str, Any] | str | Path, where: str) -> Stud
 class RweJuryMetric(BaseMetric):  # type: ignore[misc]
     """A deepeval metric scoring one RWE criterion with the pytest-rwe jury.
 
-    ``threshold`` applies to the jury mean (``strict_mode`` makes it 1.0: every answering
-    juror must agree). Jury options: ``jurors`` (model names, default offline
-    ``builtin/rules``), ``store`` (response-store folder, ``None`` for none), ``record``
-    (``new`` | ``none`` | ``all``), ``concurrency`` (calls in flight per provider),
-    ``max_attempts`` (per call, for 429/5xx), ``prompts`` (folder overriding the judge
-    templates); or an ``engine`` of your own. Attribute names match the parameters because
-    deepeval copies metrics by reading them back.
+    ``threshold`` applies to the jury mean (None: the criterion's default threshold in
+    :mod:`pytest_rwe.criteria`; ``strict_mode`` makes it 1.0: every answering juror must
+    agree); ``quorum`` is how many jurors must answer (None: a majority of the jury, as in
+    the plugin). Jury options: ``jurors`` (model names, default offline ``builtin/rules``),
+    ``store`` (response-store folder, ``None`` for none), ``record`` (``new`` | ``none`` |
+    ``all``), ``concurrency`` (calls in flight per provider), ``max_attempts`` (per call, for
+    429/5xx), ``prompts`` (folder overriding the judge templates); or an ``engine`` of your
+    own. Attribute names match the parameters because deepeval copies metrics by reading
+    them back.
     """
 
+    #: the criterion this metric scores; its display name and docstring come from its row
+    #: of the criterion table (set on every subclass that names a criterion)
     criterion: ClassVar[Criterion]
     display_name: ClassVar[str]
+    _for_criterion: ClassVar[dict[str, type[RweJuryMetric]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "criterion" in cls.__dict__:
+            row = spec(cls.criterion)
+            cls.display_name = f"RWE {row.title}"
+            if cls.__doc__ is None:
+                cls.__doc__ = f"The RWE jury's {row.title}: {row.meaning}."
+            RweJuryMetric._for_criterion.setdefault(row.name, cls)
+
+    @classmethod
+    def for_criterion(cls, name: str) -> type[RweJuryMetric]:
+        """The metric class of criterion ``name`` of the criterion table (the named class
+        when there is one; ValueError naming the valid criteria when it is unknown)."""
+        row = spec(name)
+        found = RweJuryMetric._for_criterion.get(row.name)
+        if found is None:
+            title = row.title.replace(" ", "")
+            found = type(title, (RweJuryMetric,), {"criterion": row.criterion,
+                                                  "__module__": __name__})
+        return found
     # deepeval's result fields (declared for the type checker; BaseMetric holds the defaults)
     score: float | None
     success: bool | None
@@ -171,20 +216,23 @@ class RweJuryMetric(BaseMetric):  # type: ignore[misc]
 
     def __init__(
         self,
-        threshold: float = 0.5,
+        threshold: float | None = None,
         *,
-        jurors: Sequence[str] = DEFAULT_JURORS,
+        jurors: Sequence[str] = DEFAULT_OFFLINE_JURY,
         store: str | Path | None = DEFAULT_STORE,
-        record: RecordMode = "new",
+        record: StoreMode = "new",
         concurrency: int = DEFAULT_CONCURRENCY,
-        max_attempts: int = 6,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
         prompts: str | Path | None = None,
+        quorum: int | None = None,
         engine: Engine | None = None,
         strict_mode: bool = False,
         async_mode: bool = True,
         include_reason: bool = True,
         verbose_mode: bool = False,
     ) -> None:
+        if threshold is None:
+            threshold = spec(self.criterion).threshold
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"{type(self).__name__}(threshold={threshold}): use 0 to 1 "
                              "(the jury mean is the share of jurors that scored 1)")
@@ -195,20 +243,20 @@ class RweJuryMetric(BaseMetric):  # type: ignore[misc]
         self.concurrency = concurrency
         self.max_attempts = max_attempts
         self.prompts = prompts
+        self.quorum = quorum
         self.engine = engine
         self.strict_mode = strict_mode
         self.async_mode = async_mode
         self.include_reason = include_reason
         self.verbose_mode = verbose_mode
-        self.jury_config = JuryConfig(
-            jurors=self.jurors,
-            store=None if store is None else Path(store),
-            record=record,
-            concurrency=concurrency,
-            max_attempts=max_attempts,
-            prompts=None if prompts is None else Path(prompts),
-        )
-        self.evaluation_model = "pytest-rwe jury: " + ", ".join(self.jury_config.jurors)
+        self.jury_config = jury_settings(jurors=self.jurors, store=store, record=record,
+                                         concurrency=concurrency, max_attempts=max_attempts,
+                                         prompts=prompts)
+        jury = engine.config.jury if engine is not None else self.jury_config.jury
+        # the plugin's quorum rule, validated as the plugin validates rwe_quorum
+        self.rules = build_jury_rules(quorum=quorum, exclude_self=False, repeat_rule=None,
+                                      models=(), jury=jury, spelling=KEYWORDS)
+        self.evaluation_model = "pytest-rwe jury: " + ", ".join(jury)
         self.verdict: CriterionVerdict | None = None
 
     @property
@@ -250,7 +298,8 @@ class RweJuryMetric(BaseMetric):  # type: ignore[misc]
         return engine.submit_judge(study, summary, (self.criterion,), subject=SUBJECT)
 
     def _finish(self, verdict: Verdict) -> float:
-        judged = verdict[self.criterion]
+        jury = [s.juror for s in verdict[self.criterion].scores]
+        judged = self.rules.apply(verdict, SUBJECT, jury)[self.criterion]
         self.verdict = judged
         self.score_breakdown = {s.juror: s.score for s in judged.scores}
         self.reason = _reason(judged, self.threshold) if self.include_reason else None
@@ -268,6 +317,14 @@ class RweJuryMetric(BaseMetric):  # type: ignore[misc]
                           "see the reason for why each juror abstained")
             self.reason = _reason(judged, self.threshold)
             raise JuryAbstainedError(f"{self.display_name}: {self.error}\n{self.reason}")
+        if not judged.has_quorum:
+            self.success = False
+            self.error = (f"{len(judged.answered)} of {len(judged.scores)} jurors answered on "
+                          f"{self.criterion}, fewer than the quorum of {judged.quorum} "
+                          "(quorum=), so their mean is not the jury's verdict; see the reason "
+                          "for why the others abstained")
+            self.reason = _reason(judged, self.threshold)
+            raise JuryQuorumError(f"{self.display_name}: {self.error}\n{self.reason}")
         self.score = mean
         self.is_successful()
         if self.verbose_mode:
@@ -283,22 +340,20 @@ def _reason(judged: CriterionVerdict, threshold: float) -> str:
     return text
 
 
+# The named metrics of the table's criteria (public API); their display names and
+# docstrings come from the table. Any other criterion: RweJuryMetric.for_criterion(name).
 class DirectionOfEffect(RweJuryMetric):
-    """Every direction the summary reports (higher/lower, increase/decrease) is right."""
-
     criterion = "direction_of_effect"
-    display_name = "RWE Direction of Effect"
 
 
 class NumbersAccurate(RweJuryMetric):
-    """Every number in the summary comes from the study (rounding allowed)."""
-
     criterion = "numbers_accurate"
-    display_name = "RWE Numbers Accurate"
 
 
 class Completeness(RweJuryMetric):
-    """Every outcome with p <= 0.05 is reported as a difference."""
-
     criterion = "completeness"
-    display_name = "RWE Completeness"
+
+
+#: one metric class per criterion of the table, in its order
+METRICS: tuple[type[RweJuryMetric], ...] = tuple(
+    RweJuryMetric.for_criterion(row.name) for row in TABLE)

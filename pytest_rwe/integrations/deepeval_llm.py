@@ -25,7 +25,7 @@ except ImportError as exc:  # the optional dependency is absent: say how to get 
 from pydantic import BaseModel, ValidationError
 
 from pytest_rwe.engine import Engine
-from pytest_rwe.integrations.jury_engine import DEFAULT_STORE, JuryConfig, shared_engine
+from pytest_rwe.integrations.jury_engine import jury_settings, shared_engine
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationSettings,
@@ -33,8 +33,14 @@ from pytest_rwe.providers.base import (
     ProviderConfigError,
 )
 from pytest_rwe.providers.registry import resolve_name
-from pytest_rwe.providers.retry import DEFAULT_CONCURRENCY
-from pytest_rwe.store import CallLabel, RecordMode
+from pytest_rwe.settings import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_STORE,
+    DEFAULT_TEMPERATURE,
+    StoreMode,
+)
+from pytest_rwe.store import CallLabel
 
 __all__ = ["RweDeepEvalLLM", "StructuredReplyError", "parse_structured"]
 
@@ -97,10 +103,10 @@ class RweDeepEvalLLM(DeepEvalBaseLLM):  # type: ignore[misc]
         model: str = "openai/gpt-4.1",
         *,
         store: str | Path | None = DEFAULT_STORE,
-        record: RecordMode = "new",
+        record: StoreMode = "new",
         concurrency: int = DEFAULT_CONCURRENCY,
-        max_attempts: int = 6,
-        temperature: float | None = 0.0,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        temperature: float | None = DEFAULT_TEMPERATURE,
         max_output_tokens: int | None = None,
         label: str = "deepeval",
         engine: Engine | None = None,
@@ -117,14 +123,9 @@ class RweDeepEvalLLM(DeepEvalBaseLLM):  # type: ignore[misc]
         self.label = label
         self.settings = GenerationSettings(temperature=temperature,
                                            max_output_tokens=max_output_tokens)
-        self.config = JuryConfig(
-            jurors=(model,),
-            store=None if store is None else Path(store),
-            record=record,
-            concurrency=concurrency,
-            max_attempts=max_attempts,
-            temperature=temperature,
-        )
+        self.config = jury_settings(jurors=(model,), store=store, record=record,
+                                    concurrency=concurrency, max_attempts=max_attempts,
+                                    temperature=temperature)
         self._engine = engine
         super().__init__(model)
 

@@ -3,26 +3,34 @@
 A framework metric or model adapter is created many times (one per test, per criterion),
 but an :class:`~pytest_rwe.engine.Engine` owns an event-loop thread, provider clients and
 the response store. So integrations ask :func:`shared_engine` for the one engine of their
-configuration; every engine made that way is closed at interpreter exit (or earlier by
-:func:`close_shared_engines`).
+:class:`~pytest_rwe.settings.EngineSettings` (made by :func:`jury_settings` from their
+keyword arguments, and built by :func:`pytest_rwe.engine.build_engine`, as the plugin's and
+``rwe calibrate``'s are); every engine made that way is closed at interpreter exit (or
+earlier by :func:`close_shared_engines`).
 """
 
 from __future__ import annotations
 
 import atexit
-import os
 import threading
+import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from pytest_rwe.caller import Caller
-from pytest_rwe.engine import Engine, EngineConfig
-from pytest_rwe.prompts import load_prompts
-from pytest_rwe.providers.base import GenerationSettings, ProviderConfigError
+from pytest_rwe.engine import Engine, build_engine
+from pytest_rwe.providers.base import ProviderConfigError
 from pytest_rwe.providers.registry import missing_key, resolve_name
-from pytest_rwe.providers.retry import DEFAULT_CONCURRENCY, RetryPolicy
-from pytest_rwe.store import RECORD_MODES, RecordMode, ResponseStore
+from pytest_rwe.settings import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_OFFLINE_JURY,
+    DEFAULT_STORE,
+    DEFAULT_TEMPERATURE,
+    KEYWORDS,
+    EngineSettings,
+    engine_settings,
+)
 
 __all__ = [
     "DEFAULT_JURORS",
@@ -30,105 +38,88 @@ __all__ = [
     "SUBJECT",
     "JuryConfig",
     "close_shared_engines",
+    "jury_settings",
     "shared_engine",
 ]
 
-DEFAULT_JURORS: tuple[str, ...] = ("builtin/rules",)
-#: the plugin's default store folder, so both share recorded answers
-DEFAULT_STORE = Path(".rwe_cache")
+#: the integrations' default jury (offline); one release under this name
+DEFAULT_JURORS = DEFAULT_OFFLINE_JURY
 #: how stored judge files name the summary's author when it is not a pytest-rwe model
 SUBJECT = "deepeval"
 
 
-@dataclass(frozen=True)
-class JuryConfig:
-    """Everything that makes one engine: jurors, response store, record mode, limits.
-
-    ``store=None`` calls the models without a response store. A relative store path is
-    resolved against the working directory when the config is made.
-    """
-
-    jurors: tuple[str, ...] = DEFAULT_JURORS
-    store: Path | None = DEFAULT_STORE
-    record: RecordMode = "new"
-    concurrency: int = DEFAULT_CONCURRENCY
-    max_attempts: int = 6
-    prompts: Path | None = None  # a folder overriding the packaged prompt templates
-    temperature: float | None = 0.0
-    check_keys: bool = field(default=True, compare=False)
-
-    def __post_init__(self) -> None:
-        jurors = (self.jurors,) if isinstance(self.jurors, str) else tuple(self.jurors)
-        if not jurors:
-            raise ValueError("jurors is empty; name at least one model, e.g. ('builtin/rules',)")
-        for name in jurors:
-            resolve_name(name)  # ProviderConfigError teaches the provider/model form
-        if self.record not in RECORD_MODES:
-            raise ValueError(f"record={self.record!r}; use one of {', '.join(RECORD_MODES)}")
-        if self.concurrency < 1:
-            raise ValueError(f"concurrency={self.concurrency}; use 1 or more")
-        if self.max_attempts < 1:
-            raise ValueError(f"max_attempts={self.max_attempts}; use 1 or more")
-        object.__setattr__(self, "jurors", jurors)
-        if self.store is not None:
-            object.__setattr__(self, "store", Path(os.path.abspath(self.store)))
-        if self.prompts is not None:
-            object.__setattr__(self, "prompts", Path(os.path.abspath(self.prompts)))
-
-    def missing_keys(self, models: Iterable[str] = ()) -> list[str]:
-        """A line per juror (or extra model) whose API key variable is unset."""
-        if self.record == "none":
-            return []  # replay-only needs no key
-        problems = []
-        for name in (*self.jurors, *models):
-            variable = missing_key(name)
-            if variable:
-                problems.append(f"{name} needs an API key: set {variable}")
-        return problems
+def jury_settings(
+    *,
+    jurors: Iterable[str] | str = DEFAULT_OFFLINE_JURY,
+    store: str | Path | None = DEFAULT_STORE,
+    record: str = "new",
+    concurrency: int = DEFAULT_CONCURRENCY,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    prompts: str | Path | None = None,
+    temperature: float | None = DEFAULT_TEMPERATURE,
+) -> EngineSettings:
+    """The engine settings of an integration's keyword arguments, validated once: a
+    :class:`~pytest_rwe.settings.SettingsError` (a ValueError) names the keyword
+    (``concurrency=0 must be 1 or more``), a ProviderConfigError a juror name it cannot
+    read. A relative store or prompts path is resolved against the working folder now."""
+    settings = engine_settings(spelling=KEYWORDS, jury=jurors, store=store, store_mode=record,
+                               concurrency=concurrency, max_attempts=max_attempts,
+                               prompts=prompts, temperature=temperature)
+    for name in settings.jury:
+        resolve_name(name)  # ProviderConfigError teaches the provider/model form
+    return settings
 
 
-def build_engine(config: JuryConfig, extra_models: Iterable[str] = ()) -> Engine:
-    """A new engine for ``config`` (the caller closes it); keys are checked first."""
-    extra_models = tuple(extra_models)  # read twice: the key check and the preload
-    if config.check_keys:
-        problems = config.missing_keys(extra_models)
-        if problems:
-            raise ProviderConfigError(
-                "pytest-rwe cannot call the models:\n  " + "\n  ".join(problems)
-                + "\nSet the key, replay recorded answers with record='none', or judge "
-                "offline with jurors=('builtin/rules',)."
-            )
-    store = None if config.store is None else ResponseStore(config.store, config.record)
-    caller = Caller(
-        store=store,
-        policy=RetryPolicy(max_attempts=config.max_attempts),
-        concurrency=config.concurrency,
-    )
-    settings = GenerationSettings(temperature=config.temperature)
-    engine_config = EngineConfig(
-        jury=config.jurors,
-        prompts=load_prompts(config.prompts),
-        summarize_settings=settings,
-        judge_settings=settings,
-    )
-    engine = Engine(engine_config, caller)
-    engine.preload(extra_models)
-    return engine
+def JuryConfig(*args: Any, **keywords: Any) -> EngineSettings:  # the old class name
+    """Deprecated, kept one release: :func:`jury_settings` (the same keywords) gives the
+    :class:`~pytest_rwe.settings.EngineSettings` that every engine is made from."""
+    warnings.warn("JuryConfig(...) is deprecated and returns EngineSettings; call "
+                  "pytest_rwe.integrations.jury_engine.jury_settings(...) with the same "
+                  "keywords", DeprecationWarning, stacklevel=2)
+    # the old dataclass's fields, in order, for positional arguments
+    names = ("jurors", "store", "record", "concurrency", "max_attempts", "prompts",
+             "temperature")
+    keywords.pop("check_keys", None)  # the old field's keys are always checked now
+    return jury_settings(**dict(zip(names, args, strict=False)), **keywords)
 
 
-_ENGINES: dict[tuple[JuryConfig, tuple[str, ...]], Engine] = {}
+def missing_keys(settings: EngineSettings, models: Iterable[str] = ()) -> list[str]:
+    """A line per juror (or extra model) whose API key variable is unset."""
+    if settings.store_mode == "none":
+        return []  # replay-only needs no key
+    problems = []
+    for name in (*settings.jury, *models):
+        variable = missing_key(name)
+        if variable:
+            problems.append(f"{name} needs an API key: set {variable}")
+    return problems
+
+
+def _checked_engine(settings: EngineSettings, extra_models: tuple[str, ...]) -> Engine:
+    """A new engine for ``settings`` (the caller closes it); keys are checked first."""
+    problems = missing_keys(settings, extra_models)
+    if problems:
+        raise ProviderConfigError(
+            "pytest-rwe cannot call the models:\n  " + "\n  ".join(problems)
+            + "\nSet the key, replay recorded answers with record='none', or judge "
+            "offline with jurors=('builtin/rules',)."
+        )
+    return build_engine(settings, preload=extra_models)
+
+
+_ENGINES: dict[tuple[EngineSettings, tuple[str, ...]], Engine] = {}
 _LOCK = threading.Lock()
 _ATEXIT_REGISTERED = False
 
 
-def shared_engine(config: JuryConfig, extra_models: Iterable[str] = ()) -> Engine:
-    """The one engine of ``config`` in this process, made on first use, closed at exit."""
+def shared_engine(settings: EngineSettings, extra_models: Iterable[str] = ()) -> Engine:
+    """The one engine of ``settings`` in this process, made on first use, closed at exit."""
     global _ATEXIT_REGISTERED
-    key = (config, tuple(extra_models))
+    key = (settings, tuple(extra_models))
     with _LOCK:
         engine = _ENGINES.get(key)
         if engine is None:
-            engine = _ENGINES[key] = build_engine(config, key[1])
+            engine = _ENGINES[key] = _checked_engine(settings, key[1])
             if not _ATEXIT_REGISTERED:
                 atexit.register(close_shared_engines)
                 _ATEXIT_REGISTERED = True

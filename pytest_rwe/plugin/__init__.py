@@ -97,7 +97,7 @@ def _configure_controller(config: pytest.Config) -> None:
         check_studies(config)
     if jury_rules_given(config):
         jury_rules(config)  # a bad quorum or rule stops the run before workers start
-    if rwe.settings.variants:
+    if rwe.settings.engine.variants:
         rwe.variant_prompts  # noqa: B018 - a bad template in a variant stops it too
 
 

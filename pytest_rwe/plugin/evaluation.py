@@ -37,7 +37,7 @@ def evaluate_case(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: 
                 claims = claim_diagnostics(rwe_study, evaluation.summary.text)
             if evaluation.verdict is not None:
                 findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
-        jury = session.settings.jury
+        jury = session.settings.engine.jury
         record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
         if rwe_case.variant is not None:  # "model" is the arm, model+variant
             record["variant"], record["variant_of"] = rwe_case.variant, rwe_case.model
@@ -98,5 +98,5 @@ def evaluate(engine: Engine, config: pytest.Config, case: RweCase, study: Study,
         return evaluation
     # self-judging is about the model, whatever prompt variant it ran with
     verdict = jury_rules(config).apply(evaluation.verdict, case.model,
-                                       get_session(config).settings.jury)
+                                       get_session(config).settings.engine.jury)
     return dataclasses.replace(evaluation, verdict=verdict)

@@ -10,6 +10,9 @@ from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,
     DEFAULT_DEADLINE_S,
     DEFAULT_JURY,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_RETRY_CAP_S,
+    DEFAULT_STORE,
     DEFAULT_TIMEOUT_S,
     RECORD_MODES,
     REPEAT_RULES,
@@ -69,7 +72,7 @@ def _add_run_options(parser: pytest.Parser) -> None:
                     help="new: replay stored responses, call and store the rest (default); "
                          "none: replay only, a miss fails; all: call everything and overwrite")
     group.addoption("--rwe-store", metavar="PATH",
-                    help="response store folder (default: ini rwe_store, .rwe_cache)")
+                    help=f"response store folder (default: ini rwe_store, {DEFAULT_STORE})")
     group.addoption("--rwe-concurrency", type=int, metavar="N",
                     help="ceiling of concurrent calls per provider for the whole run (xdist "
                          "workers and other runs on the same store share it); below it the "
@@ -77,11 +80,11 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          f"(default: ini rwe_concurrency, {DEFAULT_CONCURRENCY})")
     group.addoption("--rwe-max-attempts", type=int, metavar="N",
                     help="attempts per call on 5xx, timeouts and connection errors before it "
-                         "fails (default: ini rwe_max_attempts, 6); a rate-limited call "
-                         "retries until --rwe-deadline instead")
+                         f"fails (default: ini rwe_max_attempts, {DEFAULT_MAX_ATTEMPTS}); a "
+                         "rate-limited call retries until --rwe-deadline instead")
     group.addoption("--rwe-retry-cap", type=float, metavar="SECONDS",
                     help="longest Retry-After honoured before retrying anyway "
-                         "(default: ini rwe_retry_cap, 60)")
+                         f"(default: ini rwe_retry_cap, {DEFAULT_RETRY_CAP_S:g})")
     group.addoption("--rwe-deadline", type=float, metavar="SECONDS",
                     help="how long one rate-limited call (429, 529 overloaded) keeps retrying "
                          "from its first attempt (default: ini rwe_deadline, "
@@ -116,12 +119,13 @@ def _add_run_options(parser: pytest.Parser) -> None:
     parser.addini("rwe_repeat", "independent summaries per (model, study)", default="1")
     parser.addini("rwe_record", "record mode: new, none or all", default="new")
     parser.addini("rwe_store", "response store folder, relative to the rootdir",
-                  default=".rwe_cache")
+                  default=str(DEFAULT_STORE))
     parser.addini("rwe_concurrency", "concurrent calls per provider",
                   default=str(DEFAULT_CONCURRENCY))
     parser.addini("rwe_max_attempts", "attempts per call on 5xx, timeouts, connection errors",
-                  default="6")
-    parser.addini("rwe_retry_cap", "longest Retry-After honoured, in seconds", default="60")
+                  default=str(DEFAULT_MAX_ATTEMPTS))
+    parser.addini("rwe_retry_cap", "longest Retry-After honoured, in seconds",
+                  default=f"{DEFAULT_RETRY_CAP_S:g}")
     parser.addini("rwe_deadline", "seconds one rate-limited call keeps retrying",
                   default=f"{DEFAULT_DEADLINE_S:g}")
     parser.addini("rwe_timeout", "seconds one attempt may take", default=f"{DEFAULT_TIMEOUT_S:g}")
@@ -253,7 +257,7 @@ def read_settings(config: pytest.Config) -> RweSettings:
                else _path(config, "--rwe-prompts", "rwe_prompts"))
     if prompts is None and (cases.parent / "prompts").is_dir():
         prompts = cases.parent / "prompts"
-    store = _path(config, "--rwe-store", "rwe_store") or Path(".rwe_cache").resolve()
+    store = _path(config, "--rwe-store", "rwe_store") or DEFAULT_STORE.resolve()
     try:
         variants = parse_variants(prompt_options, variant_options,
                                   config.invocation_params.dir)
@@ -269,7 +273,8 @@ def read_settings(config: pytest.Config) -> RweSettings:
             store=store,
             concurrency=_int(config, "--rwe-concurrency", "rwe_concurrency",
                              DEFAULT_CONCURRENCY),
-            max_attempts=_int(config, "--rwe-max-attempts", "rwe_max_attempts", 6),
+            max_attempts=_int(config, "--rwe-max-attempts", "rwe_max_attempts",
+                              DEFAULT_MAX_ATTEMPTS),
             retry_after_cap_s=_seconds(config, "--rwe-retry-cap", "rwe_retry_cap"),
             deadline_s=_seconds(config, "--rwe-deadline", "rwe_deadline"),
             timeout_s=_seconds(config, "--rwe-timeout", "rwe_timeout"),

@@ -103,15 +103,14 @@ class PlanPlugin:
         from pytest_rwe.store.files import atomic_write_text
 
         rwe = get_session(self.config)
-        settings = rwe.settings
+        settings = rwe.settings.engine
         engine = rwe.engine_config(summarize, judge)  # as rwe_engine builds it
         pairs = [(c.arm, c.load.study, c.repeat) for c in self.cases if c.load.study]
-        store = ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
-                              shared=False)
+        store = ResponseStore(rwe.settings.store, settings.store_mode, shared=False)
         calls = resolve_calls(pairs, engine, store=store, provider=lambda name: create_provider(
             name, timeout_s=settings.timeout_s))
         self.plan = build_plan(calls, read_prices(self.config),
-                               concurrency=settings.concurrency, record=settings.record)
+                               concurrency=settings.concurrency, record=settings.store_mode)
         directory = self._directory()
         if directory is not None:
             path = directory / PLAN_FILE

@@ -123,7 +123,7 @@ class ReportPlugin:
         except pytest.UsageError:  # already reported where the prompts were needed
             prompts = None
         rules = jury_rules(self.config)
-        variants = [v.name for v in rwe.settings.variants]
+        variants = [v.name for v in rwe.settings.engine.variants]
         arms: list[str | None] = list(variants) or [None]
         self.report = build_report(
             self.records, dataclasses.replace(self.settings, repeat_rule=rules.repeat_rule),
@@ -132,7 +132,7 @@ class ReportPlugin:
             models=[arm_name(display_name(m), v) for m in rwe.settings.models
                     for v in arms],
             variants=variants,
-            jury=[display_name(j) for j in rwe.settings.jury],
+            jury=[display_name(j) for j in rwe.settings.engine.jury],
             thresholds={str(k): v for k, v in rwe.settings.thresholds.items()},
             prompts=prompts,
             meta={"git_commit": git_commit(self.config.rootpath)},

@@ -73,12 +73,12 @@ class RweSession:
     def preload_sdks(self) -> None:
         """Start importing the vendor SDKs this run may call (never for a replay-only run,
         nor on an xdist worker that may not lead: a follower reads the leader's answers)."""
-        if (self.preloader is None and self.settings.record != "none"
+        if (self.preloader is None and self.settings.engine.store_mode != "none"
                 and not self.config.getoption("--rwe-plan")
                 and self.role in ("alone", "leader")):
             from pytest_rwe.providers.preload import SdkPreloader
 
-            self.preloader = SdkPreloader((*self.settings.models, *self.settings.jury))
+            self.preloader = SdkPreloader((*self.settings.models, *self.settings.engine.jury))
             self.preloader.start()
 
     @property
@@ -104,7 +104,7 @@ class RweSession:
             variants = self.variant_prompts
             try:
                 self._prompts = (next(iter(variants.values())) if variants
-                                 else load_prompts(self.settings.prompts))
+                                 else load_prompts(self.settings.engine.prompts))
             except ValueError as exc:
                 raise pytest.UsageError(str(exc)) from None
         return self._prompts
@@ -116,8 +116,8 @@ class RweSession:
             from pytest_rwe.prompts import load_variants
 
             try:
-                self._variant_prompts = load_variants(self.settings.variants,
-                                                      self.settings.prompts)
+                self._variant_prompts = load_variants(self.settings.engine.variants,
+                                                      self.settings.engine.prompts)
             except ValueError as exc:
                 raise pytest.UsageError(str(exc)) from None
         return self._variant_prompts
@@ -129,7 +129,7 @@ class RweSession:
                 "pytest-rwe: no model to evaluate; pass --rwe-model MODEL "
                 "(e.g. --rwe-model builtin/template) or set ini rwe_models"
             )
-        variants: list[str | None] = [v.name for v in self.settings.variants] or [None]
+        variants: list[str | None] = [v.name for v in self.settings.engine.variants] or [None]
         return [
             RweCase(model, load, repeat, variant)
             for model in self.settings.models
@@ -150,10 +150,11 @@ class RweSession:
 
         # replay-only runs (pull requests from forks) call nothing and need no key
         # a plan (--rwe-plan) calls nothing either
-        need_keys = self.settings.record != "none" and not self.config.getoption("--rwe-plan")
+        need_keys = (self.settings.engine.store_mode != "none"
+                     and not self.config.getoption("--rwe-plan"))
         problems = [
             *model_problems(self.settings.models, "--rwe-model", need_keys=need_keys),
-            *model_problems(self.settings.jury, "--rwe-jury", need_keys=need_keys),
+            *model_problems(self.settings.engine.jury, "--rwe-jury", need_keys=need_keys),
         ]
         if not problems:
             return None
@@ -163,53 +164,39 @@ class RweSession:
     def engine_config(self, summarize: GenerationSettings, judge: GenerationSettings, *,
                       claims: bool = True) -> EngineConfig:
         """The engine's jury, prompts and settings (also what ``--rwe-plan`` plans with)."""
-        from pytest_rwe.engine import EngineConfig
+        from pytest_rwe.engine import engine_config
 
-        return EngineConfig(jury=self.settings.jury, prompts=self.prompts,
-                            summarize_settings=summarize, judge_settings=judge, claims=claims,
-                            variants=self.variant_prompts)
+        return engine_config(self.settings.engine, summarize=summarize, judge=judge,
+                             claims=claims, prompts=self.prompts,
+                             variants=self.variant_prompts)
 
     def start_engine(self, summarize: GenerationSettings, judge: GenerationSettings) -> Engine:
         """Create the engine; queue every selected pair, or follow the run's leader."""
         if self.engine is None:
-            from pytest_rwe.caller import Caller
-            from pytest_rwe.engine import Engine
-            from pytest_rwe.providers.retry import RetryPolicy
-            from pytest_rwe.store import ResponseStore
+            from pytest_rwe.caller import RunSharing
+            from pytest_rwe.engine import build_engine
             from pytest_rwe.store.budget import StoreBudget
             from pytest_rwe.store.leader import RunLeader
 
             settings, role = self.settings, self.role
-            calls = settings.record != "none"
+            calls = settings.engine.store_mode != "none"
             run_id = _run_id(self.config)
             # every process that may call registers in the store, so that all of them (xdist
             # workers, or separate runs on one store) share one budget per provider
             registry = StoreBudget(settings.store, run_id) if calls else None
-            store = ResponseStore(settings.store, settings.record,  # type: ignore[arg-type]
-                                  run_id=run_id, shared=calls, registry=registry)
-            leader = RunLeader(settings.store, store.run_id,
+            leader = RunLeader(settings.store, run_id,
                                hung=registry.hung if registry is not None else None)
             if role == "first" and calls:
                 role = "leader" if leader.claim() else "follower"
-            caller = Caller(
-                store=store,
-                note_failure=leader.note_failure if role == "leader" else None,
-                policy=RetryPolicy(max_attempts=settings.max_attempts,
-                                   retry_after_cap_s=settings.retry_after_cap_s,
-                                   deadline_s=settings.deadline_s,
-                                   timeout_s=settings.timeout_s),
-                # the ceiling per provider for the whole run: processes that call at the
-                # same time divide it between them through the store's registry
-                concurrency=settings.concurrency,
-                budget=registry,
-            )
+            sharing = RunSharing(run_id, shared=calls, budget=registry,
+                                 leader=leader if role == "leader" else None)
             config = self.engine_config(summarize, judge, claims=role != "leader")
-            self.engine = engine = Engine(config, caller)
+            self.engine = engine = build_engine(settings.engine, config=config, sharing=sharing)
             pairs = [(case.arm, case.load.study, case.repeat) for case in self.selected
                      if case.load.study is not None]
             if role == "alone":
                 engine.submit_many(pairs)
-            elif settings.record == "none":
+            elif settings.engine.store_mode == "none":
                 pass  # nothing is called: each worker replays what its tests ask for
             elif role == "leader":
                 leader.announce("working")
@@ -293,7 +280,7 @@ def jury_rules(config: pytest.Config) -> JuryRules:
             exclude_self=bool(config.getini("rwe_exclude_self") if exclude is None else exclude),
             repeat_rule=(config.getoption("--rwe-repeat-rule")
                          or str(config.getini("rwe_repeat_rule") or "all")),
-            models=settings.models, jury=settings.jury)
+            models=settings.models, jury=settings.engine.jury)
     except SettingsError as exc:
         raise pytest.UsageError(redact(str(exc))) from None
     config.stash[RULES_KEY] = rules

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from pytest_rwe.settings import DEFAULT_TEMPERATURE
+
 if TYPE_CHECKING:
     from pytest_rwe.study import Study
     from pytest_rwe.verdict import Criterion
@@ -48,7 +50,7 @@ Task = SummarizeTask | JudgeTask
 class GenerationSettings:
     """Generation settings; a provider drops those its model rejects (and records what it sent)."""
 
-    temperature: float | None = 0.0
+    temperature: float | None = DEFAULT_TEMPERATURE
     max_output_tokens: int | None = None  # None: the provider's model-aware default
 
     def to_record(self) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from typing import Any
 
 from pytest_rwe.providers.base import ProviderConfigError, ProviderError
 from pytest_rwe.redact import redact
+from pytest_rwe.settings import DEFAULT_TIMEOUT_S
 
-DEFAULT_TIMEOUT_S = 180.0
 _KNOWN_OPTIONS = frozenset({"base_url", "api_key_env", "timeout_s"})
 
 

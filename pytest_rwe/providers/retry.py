@@ -25,7 +25,13 @@ from typing import TypeVar
 
 from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider, ProviderError
 from pytest_rwe.providers.limiter import AdaptiveLimit, Clock
-from pytest_rwe.settings import DEFAULT_CONCURRENCY, DEFAULT_DEADLINE_S, DEFAULT_TIMEOUT_S
+from pytest_rwe.settings import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_DEADLINE_S,
+    DEFAULT_MAX_ATTEMPTS,
+    DEFAULT_RETRY_CAP_S,
+    DEFAULT_TIMEOUT_S,
+)
 
 __all__ = ["DEFAULT_CONCURRENCY", "CallStats", "RetryPolicy", "call_with_retries"]
 
@@ -41,9 +47,9 @@ T = TypeVar("T")
 class RetryPolicy:
     """How failures are retried; every limit is a CLI option (named in the messages)."""
 
-    max_attempts: int = 6
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
     deadline_s: float = DEFAULT_DEADLINE_S
-    retry_after_cap_s: float = 60.0
+    retry_after_cap_s: float = DEFAULT_RETRY_CAP_S
     timeout_s: float = DEFAULT_TIMEOUT_S
     base_delay_s: float = 0.5
     max_delay_s: float = 30.0

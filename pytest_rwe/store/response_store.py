@@ -28,9 +28,10 @@ import time
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pytest_rwe.providers.base import GenerationResult
+from pytest_rwe.settings import STORE_MODES, StoreMode
 from pytest_rwe.store.budget import StoreBudget
 from pytest_rwe.store.changes import what_changed
 from pytest_rwe.store.entry import (
@@ -73,8 +74,9 @@ __all__ = [
     "store_key",
 ]
 
-RecordMode = Literal["new", "none", "all"]
-RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
+# the store modes have their home in settings (the options and the integrations name them)
+RecordMode = StoreMode
+RECORD_MODES = STORE_MODES
 
 
 

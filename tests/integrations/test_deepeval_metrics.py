@@ -16,14 +16,19 @@ from deepeval.metrics.utils import copy_metrics  # noqa: E402
 from deepeval.test_case import LLMTestCase  # noqa: E402
 
 from conftest import COHORT, JURORS, STUDIES  # noqa: E402
+from pytest_rwe.criteria import CRITERIA, spec  # noqa: E402
 from pytest_rwe.integrations import jury_engine  # noqa: E402
 from pytest_rwe.integrations.deepeval import (  # noqa: E402
+    METRICS,
     STUDY_KEY,
     Completeness,
     DirectionOfEffect,
     JurorCallError,
     JuryAbstainedError,
+    JuryConfig,
+    JuryQuorumError,
     NumbersAccurate,
+    RweJuryMetric,
     rwe_test_case,
 )
 from pytest_rwe.prompts import load_prompts, render_summarize_prompt  # noqa: E402
@@ -200,3 +205,61 @@ def test_evaluate_runs_the_three_metrics_on_many_cases(server: FakeServer, tmp_p
     assert scores == [1.0] * 12
     assert len(server.requests) == 4 * 3 * 3  # summaries x jurors x criteria, no more
     assert server.duplicate_requests() == []
+
+
+def test_the_plugins_quorum_applies_a_majority_must_answer(server: FakeServer, cohort: Study,
+                                                           tmp_path: Path) -> None:
+    # one of three answers: a majority (2) is the plugin's default quorum, so no score
+    server.responder = scripted({"openai": 1, "anthropic": None, "google": None})
+    case = rwe_test_case(cohort, summarize(cohort))
+    metric = DirectionOfEffect(jurors=JURORS, store=tmp_path)
+    with pytest.raises(JuryQuorumError, match=r"1 of 3 jurors answered .* quorum of 2"):
+        metric.measure(case)
+    assert metric.score is None and metric.success is False
+    assert "no quorum" in metric.reason and "abstained" in metric.reason
+    assert metric.verdict is not None and metric.verdict.quorum == 2
+    # the same rule as the plugin's: JuryRules decides, and quorum= lowers it
+    lenient = DirectionOfEffect(jurors=JURORS, store=tmp_path, quorum=1)
+    assert lenient.measure(case) == 1.0 and lenient.success is True
+    (copy,) = copy_metrics([lenient])
+    assert copy.quorum == 1
+
+
+def test_a_quorum_beyond_the_jury_names_the_keyword() -> None:
+    with pytest.raises(ValueError, match=r"quorum=2 must be between 1 and the 1 configured"):
+        Completeness(quorum=2)
+
+
+def test_the_metrics_read_the_criterion_table() -> None:
+    assert [m.criterion for m in METRICS] == list(CRITERIA)
+    assert METRICS[:3] == (DirectionOfEffect, NumbersAccurate, Completeness)
+    for metric in METRICS:
+        row = spec(metric.criterion)
+        assert metric.display_name == f"RWE {row.title}"
+        assert metric().threshold == row.threshold
+        assert RweJuryMetric.for_criterion(row.name) is metric
+    with pytest.raises(ValueError, match="unknown criterion 'tone'"):
+        RweJuryMetric.for_criterion("tone")
+
+
+def test_a_criterion_added_to_the_table_has_its_metric(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytest_rwe.criteria as criteria
+
+    row = criteria.CriterionSpec("tone", "tone", "Neutral Tone", 1.0, 0.75,
+                                 "judge_tone.txt", "the summary states no opinion")
+    monkeypatch.setattr(criteria, "_BY_NAME", {**criteria._BY_NAME, "tone": row})
+    monkeypatch.setattr(RweJuryMetric, "_for_criterion", dict(RweJuryMetric._for_criterion))
+    metric = RweJuryMetric.for_criterion("tone")
+    assert metric.criterion == "tone" and metric.display_name == "RWE Neutral Tone"
+    assert metric().threshold == 0.75
+    assert "states no opinion" in (metric.__doc__ or "")
+
+
+def test_jury_config_stays_one_release_as_a_warning_factory(tmp_path: Path) -> None:
+    with pytest.warns(DeprecationWarning, match="jury_settings"):
+        made = JuryConfig(jurors=("builtin/rules",), store=tmp_path, concurrency=3)
+    assert made == jury_engine.jury_settings(jurors=("builtin/rules",), store=tmp_path,
+                                             concurrency=3)
+    with pytest.raises(ValueError, match=r"^concurrency=0 must be 1 or more"), \
+            pytest.warns(DeprecationWarning):
+        JuryConfig(concurrency=0)

@@ -13,17 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.caller import Caller
-from pytest_rwe.engine import Engine, EngineConfig, Evaluation
+from pytest_rwe.caller import RunSharing
+from pytest_rwe.engine import Evaluation, build_engine, engine_config
 from pytest_rwe.plan import build_plan, plan_lines, resolve_calls
 from pytest_rwe.plugin.records import usage_record
 from pytest_rwe.prompts import load_prompts, render_summarize_prompt
-from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.prices import default_prices
 from pytest_rwe.providers.registry import create_provider
-from pytest_rwe.providers.retry import RetryPolicy
 from pytest_rwe.report import ReportSettings
 from pytest_rwe.report.report_json import build_report
+from pytest_rwe.settings import engine_settings
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.study import Study, load_study
 from pytest_rwe.testing import FakeServer
@@ -55,9 +54,8 @@ def store_root(tmp_path: Path) -> Path:
 
 def run(store_root: Path, work: list[tuple[str, Study, int]],
         jury: tuple[str, ...] = JURY) -> list[Evaluation]:
-    caller = Caller(store=ResponseStore(store_root, "new", shared=False),
-                    policy=RetryPolicy(max_attempts=2), concurrency=4)
-    engine = Engine(EngineConfig(jury=jury, prompts=PROMPTS), caller)
+    settings = engine_settings(jury=jury, store=store_root, max_attempts=2, concurrency=4)
+    engine = build_engine(settings, sharing=RunSharing(shared=False))
     try:
         return [engine.evaluate(model, study, repeat) for model, study, repeat in work]
     finally:
@@ -66,8 +64,7 @@ def run(store_root: Path, work: list[tuple[str, Study, int]],
 
 def plan(store_root: Path, work: list[tuple[str, Study, int]], jury: tuple[str, ...] = JURY,
          record: str = "new") -> dict[str, object]:
-    config = EngineConfig(jury=jury, prompts=PROMPTS, summarize_settings=GenerationSettings(),
-                          judge_settings=GenerationSettings())
+    config = engine_config(engine_settings(jury=jury), prompts=PROMPTS)
     store = ResponseStore(store_root, record, shared=False)  # type: ignore[arg-type]
     calls = resolve_calls(work, config, provider=create_provider, store=store)
     built = build_plan(calls, default_prices(), concurrency=4, record=record)
@@ -121,7 +118,7 @@ def test_a_stored_unreadable_reply_plans_its_repair(fake: FakeServer, store_root
 
 def test_replay_only_says_the_new_calls_will_fail(fake: FakeServer, store_root: Path,
                                                     studies: list[Study]) -> None:
-    config = EngineConfig(jury=JURY, prompts=PROMPTS)
+    config = engine_config(engine_settings(jury=JURY), prompts=PROMPTS)
     calls = resolve_calls(pairs(studies[:1]), config, provider=create_provider,
                           store=ResponseStore(store_root, "none", shared=False))
     text = "\n".join(plan_lines(build_plan(calls, default_prices(), concurrency=4,
