@@ -27,7 +27,6 @@ from pytest_rwe.calibrate import (
     to_json,
 )
 from pytest_rwe.caller import Caller
-from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.engine import Engine, EngineConfig
 from pytest_rwe.prompts import PromptFileError, load_prompts
 from pytest_rwe.providers.registry import model_problems
@@ -37,12 +36,12 @@ from pytest_rwe.settings import (
     DEFAULT_CONCURRENCY,
     RECORD_MODES,
     SettingsError,
-    parse_criterion_map,
+    parse_thresholds,
     split_list,
 )
 from pytest_rwe.store import ResponseStore
 from pytest_rwe.study import Study, load_folder
-from pytest_rwe.verdict import CRITERIA, Criterion, Verdict
+from pytest_rwe.verdict import Verdict
 
 _PROG = "rwe calibrate"
 
@@ -92,22 +91,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _thresholds(text: str) -> dict[Criterion, float]:
-    text = text.strip()
-    if "=" not in text:
-        try:
-            value = float(text)
-        except ValueError:
-            raise SettingsError(f"--threshold: {text!r} is not a number; e.g. --threshold 0.5 "
-                                "or --threshold completeness=0.67") from None
-        if not 0.0 <= value <= 1.0:
-            raise SettingsError(f"--threshold: {value:g} is outside 0..1")
-        return dict.fromkeys(CRITERIA, value)
-    merged = dict(default_thresholds())
-    merged.update(parse_criterion_map(text, "--threshold"))
-    return merged
-
-
 def _check_jury(jury: list[str], record: str) -> str | None:
     problems = model_problems(jury, "--jury", need_keys=record != "none")
     if not problems:
@@ -132,7 +115,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.resamples < 1:
         return _fail(f"--resamples: {args.resamples} must be 1 or more")
     try:
-        thresholds = _thresholds(args.threshold)
+        thresholds = parse_thresholds(args.threshold, "--threshold")
     except SettingsError as error:
         return _fail(str(error))
     problem = _check_jury(jury, args.record)
