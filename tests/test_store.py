@@ -175,6 +175,19 @@ def test_record_is_pretty_sorted_and_complete(tmp_path: Path) -> None:
     assert data["recorded_at"].endswith("+00:00")
 
 
+def test_stored_text_keeps_c1_controls_as_escapes(tmp_path: Path) -> None:
+    """A reply holding C1 controls (U+009B is an 8-bit CSI) is stored as JSON escapes, so
+    ``cat`` or ``git diff`` of the store cannot drive a terminal; the text replays exact and
+    every other character (here an accent and an emoji) stays as it was written."""
+    store = ResponseStore(tmp_path, "new", run_id="run-1")
+    text = "caf\u00e9 \U0001f600 \x9b2J\x85\x7f end"
+    raw = save(store, SUMMARY, key_of(), result(text)).read_bytes()
+    assert b"\xc2\x9b" not in raw and b"\xc2\x85" not in raw and b"\x7f" not in raw
+    assert "café 😀 \\u009b2J\\u0085\\u007f end".encode() in raw
+    replayed = ResponseStore(tmp_path, "none").lookup(SUMMARY, key_of())
+    assert replayed is not None and replayed.text == text
+
+
 def test_file_names_say_what_the_call_was(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path)
     key = key_of()

@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pytest_rwe import escape
 from pytest_rwe.providers.base import GenerationResult, Usage
 from pytest_rwe.redact import key_environ, redact
 from pytest_rwe.store.keys import KEY_VERSION, canonical
@@ -127,11 +128,13 @@ def encode_record(
 
 
 def dump_record(record: Mapping[str, Any]) -> str:
-    """A record as file text: redacted, pretty-printed, sorted keys, trailing newline."""
+    """A record as file text: redacted, pretty-printed, sorted keys, trailing newline; C1
+    controls and DEL as ``\\u`` escapes (``cat`` of a stored reply cannot drive a terminal),
+    every other character as written."""
     # the key variables are read once per record, not once per string
     environ = key_environ()
-    return json.dumps(_redacted(record, environ), indent=2, sort_keys=True,
-                      ensure_ascii=False) + "\n"
+    return escape.json_text(json.dumps(_redacted(record, environ), indent=2, sort_keys=True,
+                                       ensure_ascii=False)) + "\n"
 
 
 @dataclass(frozen=True)
