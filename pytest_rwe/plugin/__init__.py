@@ -111,7 +111,9 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object,
 
 
 def _configured_names(config: pytest.Config) -> list[str]:
-    jury = str(config.getoption("--rwe-jury") or config.getini("rwe_jury") or "")
+    from pytest_rwe.plugin.options import option_text  # loaded already: it added the options
+
+    jury = option_text(config, "--rwe-jury", "rwe_jury") or ""
     names = [*config.getoption("--rwe-model"), *config.getini("rwe_models"), *jury.split(",")]
     return [name for name in names if name]
 

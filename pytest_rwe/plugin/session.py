@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_rwe.plugin.options import read_settings
+from pytest_rwe.plugin.options import option_text, read_settings
 from pytest_rwe.plugin.workers import RUN_ID_INPUT, worker_input
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings, SettingsError, arm_name
@@ -289,10 +289,9 @@ def jury_rules(config: pytest.Config) -> JuryRules:
     exclude = config.getoption("--rwe-exclude-self")
     try:
         rules = build_jury_rules(
-            quorum=config.getoption("--rwe-quorum") or str(config.getini("rwe_quorum") or ""),
+            quorum=option_text(config, "--rwe-quorum", "rwe_quorum") or "",
             exclude_self=bool(config.getini("rwe_exclude_self") if exclude is None else exclude),
-            repeat_rule=(config.getoption("--rwe-repeat-rule")
-                         or str(config.getini("rwe_repeat_rule") or "all")),
+            repeat_rule=option_text(config, "--rwe-repeat-rule", "rwe_repeat_rule") or "all",
             models=settings.models, jury=settings.jury)
     except SettingsError as exc:
         raise pytest.UsageError(redact(str(exc))) from None
