@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.store.leader import RunLeader, worker_role
+from pytest_rwe.store.leader import RunLeader
 from pytest_rwe.store.lock_files import LockInfo, process_start
 
 
@@ -135,20 +135,6 @@ def test_the_first_worker_to_claim_leads(tmp_path: Path) -> None:
     assert first.claim()
     assert not second.claim()
     assert follower(tmp_path, Clock()).is_working()
-
-
-@pytest.mark.parametrize(("workerinput", "role"), [
-    (None, "alone"),
-    ({}, "alone"),
-    ({"workerid": "gw0", "workercount": 4}, "leader"),
-    ({"workerid": "gw3", "workercount": 4}, "follower"),
-    ({"workerid": "gw0", "workercount": 4, "rwe_dist": "worksteal"}, "leader"),
-    ({"workerid": "gw1", "workercount": 4, "rwe_dist": "each"}, "follower"),
-    ({"workerid": "gw0", "workercount": 4, "rwe_dist": "loadfile"}, "first"),
-    ({"workerid": "gw2", "workercount": 4, "rwe_dist": "loadscope"}, "first"),
-])
-def test_worker_role(workerinput: dict[str, object] | None, role: str) -> None:
-    assert worker_role(workerinput) == role
 
 
 def test_a_killed_leader_not_yet_reaped_is_not_waited_for(tmp_path: Path) -> None:

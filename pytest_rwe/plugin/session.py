@@ -3,17 +3,16 @@ the engine and the jury rules (``--rwe-quorum``, ``--rwe-exclude-self``, ``--rwe
 
 from __future__ import annotations
 
-import os
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_rwe.plugin import workers
 from pytest_rwe.plugin.options import option_text, read_settings
-from pytest_rwe.plugin.workers import RUN_ID_INPUT, worker_input
+from pytest_rwe.plugin.workers import RUN_ID_KEY as RUN_ID_KEY  # its home: plugin/workers
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings, SettingsError, arm_name
 
@@ -181,7 +180,7 @@ class RweSession:
 
             settings, role = self.settings, self.role
             calls = settings.record != "none"
-            run_id = _run_id(self.config)
+            run_id = workers.run_id(self.config)
             # every process that may call registers in the store, so that all of them (xdist
             # workers, or separate runs on one store) share one budget per provider
             registry = StoreBudget(settings.store, run_id) if calls else None
@@ -221,9 +220,7 @@ class RweSession:
     @property
     def role(self) -> Role:
         """This process's part in calling models (see :mod:`pytest_rwe.store.leader`)."""
-        from pytest_rwe.store.leader import worker_role
-
-        return worker_role(worker_input(self.config))
+        return workers.process_role(self.config)
 
 
 def _when_all_done(futures: list[concurrent.futures.Future[Any]],
@@ -246,15 +243,6 @@ def _when_all_done(futures: list[concurrent.futures.Future[Any]],
         future.add_done_callback(one_done)
 
 
-def _run_id(config: pytest.Config) -> str:
-    """One id for the whole run, shared by xdist workers (set by the controller)."""
-    workerinput = worker_input(config)
-    if workerinput and RUN_ID_INPUT in workerinput:
-        return str(workerinput[RUN_ID_INPUT])
-    return config.stash.get(RUN_ID_KEY, f"{os.getpid()}-{time.time():.0f}")
-
-
-RUN_ID_KEY = pytest.StashKey[str]()
 SESSION_KEY = pytest.StashKey[RweSession]()
 RULES_KEY = pytest.StashKey["JuryRules"]()
 

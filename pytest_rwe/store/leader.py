@@ -29,6 +29,7 @@ import contextlib
 import json
 import os
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, Protocol
@@ -190,11 +191,23 @@ def _note(state: LeaderState) -> str:
                        "start": process.start})
 
 
+def process_role(worker_id: str | None, dist: str) -> Role:
+    """A process's part in calling models, from its xdist worker id (None: not a worker) and
+    how xdist hands out tests: a plain run, xdist's leader, a follower, or "first" (leader
+    if it is the first worker to start its engine, else a follower)."""
+    if worker_id is None:
+        return "alone"
+    if dist not in _EVERY_WORKER_GETS_TESTS:
+        return "first"
+    return "leader" if worker_id == LEADER_ID else "follower"
+
+
 def worker_role(workerinput: dict[str, object] | None) -> Role:
-    """A process's part in calling models: a plain run, xdist's leader, a follower, or
-    "first" (leader if it is the first worker to start its engine, else a follower)."""
+    """Deprecated: use :func:`process_role` (``pytest_rwe.plugin.workers.process_role`` reads
+    both from a pytest config)."""
+    warnings.warn("pytest_rwe.store.leader.worker_role is deprecated; use process_role("
+                  "worker_id, dist)", DeprecationWarning, stacklevel=2)
     if not workerinput:
         return "alone"
-    if str(workerinput.get("rwe_dist", "load")) not in _EVERY_WORKER_GETS_TESTS:
-        return "first"
-    return "leader" if workerinput.get("workerid") == LEADER_ID else "follower"
+    return process_role(str(workerinput.get("workerid")),
+                        str(workerinput.get("rwe_dist", "load")))
