@@ -18,18 +18,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pytest_rwe import lazy_attributes
+from pytest_rwe import lazy_attributes, renamed_attributes
 
 if TYPE_CHECKING:
     from pytest_rwe.store.response_store import (
         RECORD_MODES,
         CallKind,
         CallLabel,
-        Claim,
         Deferral,
         DeferredCallFailed,
         RecordMode,
         RequestInfo,
+        Reservation,
         ResponseStore,
         StoreMissError,
         StoreStats,
@@ -43,11 +43,11 @@ __all__ = [
     "RECORD_MODES",
     "CallKind",
     "CallLabel",
-    "Claim",
     "Deferral",
     "DeferredCallFailed",
     "RecordMode",
     "RequestInfo",
+    "Reservation",
     "ResponseStore",
     "StoreMissError",
     "StoreStats",
@@ -58,4 +58,6 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:  # imported on first use: the leader's notes need none of the store
-    __getattr__ = lazy_attributes(__name__, dict.fromkeys(__all__, f"{__name__}.response_store"))
+    __getattr__ = renamed_attributes(  # Claim: the old name of Reservation, for one release
+        __name__, {"Claim": "Reservation"},
+        lazy_attributes(__name__, dict.fromkeys(__all__, f"{__name__}.response_store")))

@@ -226,7 +226,7 @@ class StoreStats:
     hits: int = 0  # answered from the store (including entries another worker just wrote)
     misses: int = 0  # calls this process had to make
     writes: int = 0
-    waits: int = 0  # claims that waited for another worker's call
+    waits: int = 0  # reservations that waited for another worker's call
     wait_timeouts: int = 0  # waits that gave up and called anyway
     broken_locks: int = 0  # stale locks removed
     corrupt: int = 0  # unreadable files, treated as misses

@@ -49,7 +49,7 @@ _EVERY_WORKER_GETS_TESTS = frozenset({"load", "worksteal", "each"})
 
 
 class Deferral(Protocol):
-    """Another process makes some calls of this run (see :meth:`ResponseStore.claim`)."""
+    """Another process makes some calls of this run (see :meth:`ResponseStore.reserve`)."""
 
     def is_working(self) -> bool:
         """Whether it will still make a call that is not stored yet."""
