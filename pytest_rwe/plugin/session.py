@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the heavy side: imported where a run evaluates, not to load
     from pytest_rwe.prompts import PromptSet
     from pytest_rwe.providers.base import GenerationSettings
     from pytest_rwe.providers.preload import SdkPreloader
-    from pytest_rwe.store.leader import Role
+    from pytest_rwe.store.leader import ProcessRole
     from pytest_rwe.study import StudyLoad
 
 
@@ -218,7 +218,7 @@ class RweSession:
         return self.engine
 
     @property
-    def role(self) -> Role:
+    def role(self) -> ProcessRole:
         """This process's part in calling models (see :mod:`pytest_rwe.store.leader`)."""
         return workers.process_role(self.config)
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:  # the leader module loads only when a run evaluates
-    from pytest_rwe.store.leader import Role
+    from pytest_rwe.store.leader import ProcessRole
 
 PROGRESS_OUTPUT = "rwe_progress"  # a worker's last counters, in xdist's workeroutput
 RUN_ID_INPUT = "rwe_run_id"  # the controller's run id, in xdist's workerinput
@@ -77,7 +77,7 @@ def dist_mode(config: pytest.Config) -> str:
     return str(getattr(config.option, "dist", "no"))
 
 
-def process_role(config: pytest.Config) -> Role:
+def process_role(config: pytest.Config) -> ProcessRole:
     """This process's part in calling models (see :mod:`pytest_rwe.store.leader`)."""
     from pytest_rwe.store.leader import process_role as role_of
 

@@ -32,8 +32,9 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
+from pytest_rwe import renamed_attributes
 from pytest_rwe.redact import redact
 from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.lock_files import LockInfo, OwnerCheck, ProcessId, me
@@ -42,7 +43,7 @@ LeaderState = Literal["working", "done"]
 #: what a follower makes of the note: the leader works, is done, or is lost (see lost())
 FollowerView = Literal["working", "done", "lost"]
 #: "first": the leader is the first worker to start its engine (see the module docstring)
-Role = Literal["alone", "leader", "follower", "first"]
+ProcessRole = Literal["alone", "leader", "follower", "first"]
 LEADER_ID = "gw0"  # xdist's first worker; the controller never runs tests
 # xdist modes that hand every worker suite tests from the start, gw0 included
 _EVERY_WORKER_GETS_TESTS = frozenset({"load", "worksteal", "each"})
@@ -191,7 +192,7 @@ def _note(state: LeaderState) -> str:
                        "start": process.start})
 
 
-def process_role(worker_id: str | None, dist: str) -> Role:
+def process_role(worker_id: str | None, dist: str) -> ProcessRole:
     """A process's part in calling models, from its xdist worker id (None: not a worker) and
     how xdist hands out tests: a plain run, xdist's leader, a follower, or "first" (leader
     if it is the first worker to start its engine, else a follower)."""
@@ -202,7 +203,7 @@ def process_role(worker_id: str | None, dist: str) -> Role:
     return "leader" if worker_id == LEADER_ID else "follower"
 
 
-def worker_role(workerinput: dict[str, object] | None) -> Role:
+def worker_role(workerinput: dict[str, object] | None) -> ProcessRole:
     """Deprecated: use :func:`process_role` (``pytest_rwe.plugin.workers.process_role`` reads
     both from a pytest config)."""
     warnings.warn("pytest_rwe.store.leader.worker_role is deprecated; use process_role("
@@ -211,3 +212,7 @@ def worker_role(workerinput: dict[str, object] | None) -> Role:
         return "alone"
     return process_role(str(workerinput.get("workerid")),
                         str(workerinput.get("rwe_dist", "load")))
+
+
+if not TYPE_CHECKING:  # the old names, for one release
+    __getattr__ = renamed_attributes(__name__, {"Role": "ProcessRole"})
