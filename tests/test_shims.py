@@ -67,6 +67,7 @@ RENAMED = [
     ("pytest_rwe.store.response_store", "Claim", "Reservation"),
     ("pytest_rwe.store.reservation", "Claim", "Reservation"),
     ("pytest_rwe.store.leader", "Role", "ProcessRole"),
+    ("pytest_rwe.providers.base", "Role", "MessageRole"),
 ]
 
 
