@@ -130,10 +130,10 @@ def test_each_run_has_its_own_note(tmp_path: Path) -> None:
     assert not follower(tmp_path, Clock()).is_working()
 
 
-def test_the_first_worker_to_claim_leads(tmp_path: Path) -> None:
+def test_the_first_worker_to_take_the_lead_leads(tmp_path: Path) -> None:
     first, second = RunLeader(tmp_path, "run-1"), RunLeader(tmp_path, "run-1")
-    assert first.claim()
-    assert not second.claim()
+    assert first.take_lead()
+    assert not second.take_lead()
     assert follower(tmp_path, Clock()).is_working()
 
 

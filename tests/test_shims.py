@@ -97,3 +97,12 @@ def test_the_store_s_old_claim_methods_warn_and_reserve(tmp_path: Path) -> None:
         again = asyncio.run(store.claim(SUMMARY, key_of()))
     assert again.must_call
     again.release()
+
+
+def test_the_leader_s_old_claim_warns_and_takes_the_lead(tmp_path: Path) -> None:
+    from pytest_rwe.store.leader import RunLeader
+
+    with pytest.warns(DeprecationWarning, match="RunLeader.claim is deprecated; use "
+                                                "RunLeader.take_lead"):
+        assert RunLeader(tmp_path, "run-1").claim()
+    assert not RunLeader(tmp_path, "run-1").take_lead()

@@ -189,7 +189,7 @@ class RweSession:
             leader = RunLeader(settings.store, store.run_id,
                                hung=registry.hung if registry is not None else None)
             if role == "first" and calls:
-                role = "leader" if leader.claim() else "follower"
+                role = "leader" if leader.take_lead() else "follower"
             caller = Caller(
                 store=store,
                 note_failure=leader.note_failure if role == "leader" else None,

@@ -8,7 +8,7 @@ answers in the response store. Under ``--dist load`` (``-n`` alone), ``worksteal
 ``each``, every worker gets the suite's tests from the start and the leader is ``gw0``, which
 imports the SDKs while pytest collects. Under the modes that send a whole file or group to
 one worker (``loadfile``, ``loadscope``, ``loadgroup``) the leader is whichever worker needs
-the engine first: it claims the note below.
+the engine first: it takes the lead by creating the note below.
 
 The leader says what it is doing in ``<store>/.locks/run-<run id>.leader``: ``working``
 (with its pid and host) while planned calls are left, ``done`` after. A follower waits for a
@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from pytest_rwe import renamed_attributes
+from pytest_rwe import deprecated_method, renamed_attributes
 from pytest_rwe.redact import redact
 from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.lock_files import LockInfo, OwnerCheck, ProcessId, me
@@ -103,6 +103,11 @@ class RunLeader:
         atomic_write_text(self.path, _note(state))
 
     def claim(self) -> bool:
+        """Deprecated (one release): :meth:`take_lead`."""
+        deprecated_method("RunLeader.claim", "RunLeader.take_lead")
+        return self.take_lead()
+
+    def take_lead(self) -> bool:
         """Become the leader unless another worker already is (atomic: one creator wins)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
