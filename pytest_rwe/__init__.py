@@ -33,8 +33,9 @@ def lazy_attributes(package: str, homes: Mapping[str, str]) -> Callable[[str], A
 def renamed_attributes(module: str, renames: Mapping[str, str],
                        fallback: Callable[[str], Any] | None = None) -> Callable[[str], Any]:
     """A PEP 562 ``__getattr__`` for ``module`` that serves each old name of ``renames``
-    (old -> new name in ``module``) with a :class:`DeprecationWarning`, for one release;
-    any other name goes to ``fallback`` (an AttributeError without one)."""
+    (old -> the new name in ``module``, or ``"other.module:Name"``) with a
+    :class:`DeprecationWarning`, for one release; any other name goes to ``fallback`` (an
+    AttributeError without one)."""
 
     def __getattr__(name: str) -> Any:
         new = renames.get(name)
@@ -42,9 +43,10 @@ def renamed_attributes(module: str, renames: Mapping[str, str],
             if fallback is not None:
                 return fallback(name)
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        warnings.warn(f"{module}.{name} is deprecated; use {module}.{new}",
+        home, _, new_name = new.rpartition(":")
+        warnings.warn(f"{module}.{name} is deprecated; use {home or module}.{new_name}",
                       DeprecationWarning, stacklevel=2)
-        return getattr(sys.modules[module], new)
+        return getattr(importlib.import_module(home or module), new_name)
 
     return __getattr__
 

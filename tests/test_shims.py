@@ -64,7 +64,7 @@ def test_every_public_name_resolves() -> None:
 #: (module, old name, new name): renamed, the old name kept for one release
 RENAMED = [
     ("pytest_rwe.store", "Claim", "Reservation"),
-    ("pytest_rwe.store.response_store", "Claim", "Reservation"),
+    ("pytest_rwe.store.response_store", "Claim", "pytest_rwe.store.reservation:Reservation"),
     ("pytest_rwe.store.reservation", "Claim", "Reservation"),
     ("pytest_rwe.store.leader", "Role", "ProcessRole"),
     ("pytest_rwe.providers.base", "Role", "MessageRole"),
@@ -75,10 +75,11 @@ RENAMED = [
 def test_a_renamed_name_warns_and_serves_the_new_object(module: str, old: str,
                                                         new: str) -> None:
     home = importlib.import_module(module)
+    new_home, _, new_name = new.rpartition(":")
     with pytest.warns(DeprecationWarning, match=f"{module}.{old} is deprecated; use "
-                                                f"{module}.{new}"):
+                                                f"{new_home or module}.{new_name}"):
         value = getattr(home, old)
-    assert value is getattr(home, new)
+    assert value is getattr(importlib.import_module(new_home or module), new_name)
     with pytest.raises(AttributeError, match="no attribute 'Typo'"):
         getattr(home, "Typo")  # noqa: B009
 

@@ -36,11 +36,9 @@ from pytest_rwe.store.budget import StoreBudget
 from pytest_rwe.store.changes import what_changed
 from pytest_rwe.store.entry import (
     FORMAT_VERSION,
-    CallKind,
     CallLabel,
     RequestInfo,
     StoredResponse,
-    StoreMissError,
     StoreStats,
     StoreWarning,
     decode_record,
@@ -48,31 +46,12 @@ from pytest_rwe.store.entry import (
     encode_record,
 )
 from pytest_rwe.store.files import atomic_write_text
-from pytest_rwe.store.keys import prompt_sha256, request_key, store_key
 from pytest_rwe.store.layout import legacy_relative_path
-from pytest_rwe.store.leader import Deferral, DeferredCallFailed
+from pytest_rwe.store.leader import Deferral
 from pytest_rwe.store.lock_files import ensure_gitignore
 from pytest_rwe.store.locks import FlightLocks
-from pytest_rwe.store.reservation import Reservation, SingleFlight
+from pytest_rwe.store.reservation import SingleFlight
 from pytest_rwe.store.wait import LockWatcher, OwnerState
-
-__all__ = [
-    "RECORD_MODES",
-    "CallKind",
-    "CallLabel",
-    "Deferral",
-    "DeferredCallFailed",
-    "RecordMode",
-    "RequestInfo",
-    "Reservation",
-    "ResponseStore",
-    "StoreMissError",
-    "StoreStats",
-    "StoreWarning",
-    "prompt_sha256",
-    "request_key",
-    "store_key",
-]
 
 RecordMode = Literal["new", "none", "all"]
 RECORD_MODES: tuple[RecordMode, ...] = ("new", "none", "all")
@@ -353,4 +332,5 @@ class ResponseStore(SingleFlight):
 
 
 if not TYPE_CHECKING:  # the old name, for one release
-    __getattr__ = renamed_attributes(__name__, {"Claim": "Reservation"})
+    __getattr__ = renamed_attributes(__name__,
+                                     {"Claim": "pytest_rwe.store.reservation:Reservation"})
