@@ -128,7 +128,7 @@ class Assignment:
 @dataclass(frozen=True)
 class Wording:
     """How one ``key=value`` reader words its errors: ``str.format`` templates over
-    ``option``, ``part`` (as typed), ``key``, ``raw`` (the value as typed), ``value`` (the
+    ``option``, ``part`` (as typed), ``key``, ``raw`` (the value, stripped), ``value`` (the
     number), ``keys`` (the valid ones, joined) and ``example``. Each reader keeps its own
     wording because suites and tests read the messages; the checks are the same."""
 
