@@ -216,9 +216,11 @@ def parse_criterion_map(text: str, option: str) -> dict[Criterion, float]:
     return {check_criterion(name): value for name, value in values.items()}
 
 
-def parse_thresholds(text: str, option: str) -> dict[Criterion, float]:
+def parse_thresholds(text: str | None, option: str) -> dict[Criterion, float]:
     """Pass thresholds from a bare number (every criterion) or ``criterion=value,...`` (the
-    others keep their defaults)."""
+    others keep their defaults); None: the defaults."""
+    if text is None:
+        return default_thresholds()
     text = text.strip()
     if "=" in text:
         return {**default_thresholds(), **parse_criterion_map(text, option)}

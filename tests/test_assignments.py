@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.report.baseline import parse_max_drop
 from pytest_rwe.report.rescore import parse_criterion_values
 from pytest_rwe.settings import (
@@ -89,6 +90,7 @@ def test_every_reader_keeps_its_wording_and_its_error_type() -> None:
 
 def test_thresholds_are_a_bare_number_or_a_map() -> None:
     assert parse_thresholds(" 0.7 ", "--threshold") == dict.fromkeys(CRITERIA, 0.7)
+    assert parse_thresholds(None, "--threshold") == default_thresholds()
     mapped = parse_thresholds("completeness=0.9", "--threshold")
     assert mapped["completeness"] == 0.9 and mapped["direction_of_effect"] == 0.5
     with pytest.raises(SettingsError, match=r"^--threshold: 'x' is not a number; e\.g\. "
