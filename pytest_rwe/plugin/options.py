@@ -254,14 +254,6 @@ def option_seconds(config: pytest.Config, option: str, ini: str) -> float:
         raise SettingsError(f"ini {ini} = {raw!r} is not a number of seconds") from None
 
 
-def relative(path: Path, root: Path) -> str:
-    """``path`` relative to ``root`` when it lies below it, for readable messages."""
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
-
-
 def read_settings(config: pytest.Config) -> RweSettings:
     """Read options and ini keys; raise :class:`pytest.UsageError` with the fix on bad values."""
     models = config.getoption("--rwe-model") or list(config.getini("rwe_models"))
@@ -297,3 +289,11 @@ def read_settings(config: pytest.Config) -> RweSettings:
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
+
+
+def relative(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` when it lies below it, for readable messages."""
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
