@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,33 @@ def lazy_attributes(package: str, homes: Mapping[str, str]) -> Callable[[str], A
         return value
 
     return __getattr__
+
+
+def renamed_attributes(module: str, renames: Mapping[str, str],
+                       fallback: Callable[[str], Any] | None = None) -> Callable[[str], Any]:
+    """A PEP 562 ``__getattr__`` for ``module`` that serves each old name of ``renames``
+    (old -> the new name in ``module``, or ``"other.module:Name"``) with a
+    :class:`DeprecationWarning`, for one release; any other name goes to ``fallback`` (an
+    AttributeError without one)."""
+
+    def __getattr__(name: str) -> Any:
+        new = renames.get(name)
+        if new is None:
+            if fallback is not None:
+                return fallback(name)
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        home, _, new_name = new.rpartition(":")
+        warnings.warn(f"{module}.{name} is deprecated; use {home or module}.{new_name}",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(home or module), new_name)
+
+    return __getattr__
+
+
+def deprecated_method(old: str, new: str) -> None:
+    """Warn that method ``old`` was renamed ``new`` (one release)."""
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
+
 
 if TYPE_CHECKING:
     from pytest_rwe.drift.profile import VerdictProfile

@@ -6,15 +6,16 @@ and its error messages are unit-testable and shared with the ``rwe`` command.
 
 from __future__ import annotations
 
+import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pytest_rwe.criteria import default_thresholds
-from pytest_rwe.verdict import Criterion, check_criterion
+from pytest_rwe.verdict import CRITERIA, Criterion, check_criterion
 
 # -- the defaults: one home for each (the options' help, the CLI and the integrations read
 # -- them from here)
@@ -129,25 +130,123 @@ def split_list(values: Iterable[str]) -> list[str]:
     return items
 
 
+@dataclass(frozen=True)
+class Assignment:
+    """One ``key=value`` part of an option value (``key!=value`` where negation is allowed)."""
+
+    part: str  # as typed, stripped (for messages)
+    key: str
+    op: str  # "=" or "!="
+    raw: str  # the value, stripped
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How one ``key=value`` reader words its errors: ``str.format`` templates over
+    ``option``, ``part`` (as typed), ``key``, ``raw`` (the value, stripped), ``value`` (the
+    number), ``keys`` (the valid ones, joined) and ``example``. Each reader keeps its own
+    wording because suites and tests read the messages; the checks are the same."""
+
+    malformed: str = "{option}: {part!r} is not key=value; e.g. {example}"
+    unknown: str = "{option}: unknown key {key!r}; valid keys: {keys}"
+    twice: str = "{option}: {key} is given twice"
+    not_number: str = "{option}: {key}={raw!r} is not a number"
+    out_of_range: str = "{option}: {key}={raw!r} must be a finite number"
+
+
+#: what a number read by :func:`read_numbers` must be: within 0..1, >= 0 (infinity allowed)
+#: or finite
+NumberCheck = Literal["unit", "non_negative", "finite"]
+_IN_RANGE: dict[NumberCheck, Callable[[float], bool]] = {
+    "unit": lambda value: 0.0 <= value <= 1.0,
+    "non_negative": lambda value: value >= 0.0,
+    "finite": math.isfinite,
+}
+
+
+def read_assignments(text: str, *, option: str, example: str, keys: Sequence[str] | None = None,
+                     negation: bool = False, unique: bool = False, lower: bool = False,
+                     wording: Wording = Wording(),
+                     error: type[ValueError] = SettingsError) -> list[Assignment]:
+    """The one reader of ``key=value,...`` option values: split at commas, blank parts skipped.
+
+    A part needs a key, ``=`` (or ``!=`` with ``negation``) and a value; its key must be one
+    of ``keys`` (when given) and, with ``unique``, given once. ``lower`` lowers the keys.
+    Anything else raises ``error`` worded by ``wording``, naming ``option`` and giving
+    ``example``.
+    """
+    found: list[Assignment] = []
+    for piece in text.split(","):
+        part = piece.strip()
+        if not part:
+            continue
+        op = "!=" if negation and "!=" in part else "="
+        key, sep, raw = part.partition(op)
+        key, raw = key.strip(), raw.strip()
+        key = key.lower() if lower else key
+        fields = {"option": option, "part": part, "key": key, "raw": raw, "example": example,
+                  "keys": ", ".join(keys or ())}
+        if not sep or not key or not raw:
+            raise error(wording.malformed.format(**fields))
+        if keys is not None and key not in keys:
+            raise error(wording.unknown.format(**fields))
+        if unique and any(earlier.key == key for earlier in found):
+            raise error(wording.twice.format(**fields))
+        found.append(Assignment(part, key, op, raw))
+    return found
+
+
+def read_numbers(text: str, *, option: str, example: str, keys: Sequence[str],
+                 check: NumberCheck, unique: bool = False, wording: Wording = Wording(),
+                 error: type[ValueError] = SettingsError) -> dict[str, float]:
+    """``key=number,...`` read by :func:`read_assignments` into {key: number} (a key given
+    again replaces the earlier value unless ``unique``), each number passing ``check``."""
+    numbers: dict[str, float] = {}
+    for assignment in read_assignments(text, option=option, example=example, keys=keys,
+                                       unique=unique, wording=wording, error=error):
+        fields = {"option": option, "part": assignment.part, "key": assignment.key,
+                  "raw": assignment.raw, "example": example, "keys": ", ".join(keys)}
+        try:
+            value = float(assignment.raw)
+        except ValueError:
+            raise error(wording.not_number.format(**fields)) from None
+        if not _IN_RANGE[check](value):  # NaN fails every check
+            raise error(wording.out_of_range.format(value=value, **fields))
+        numbers[assignment.key] = value
+    return numbers
+
+
+_CRITERION_MAP = Wording(
+    malformed="{option}: {part!r} is not criterion=value, e.g. completeness=0.5",
+    unknown="{option}: unknown criterion {key!r}; use one of {keys}",
+    not_number="{option}: {raw!r} for {key} is not a number",
+    out_of_range="{option}: {key}={value:g} is outside 0..1",
+)
+
+
 def parse_criterion_map(text: str, option: str) -> dict[Criterion, float]:
     """Parse "direction_of_effect=0.5,completeness=1" into a mapping, naming ``option`` on error."""
-    values: dict[Criterion, float] = {}
-    for part in split_list([text]):
-        name, sep, raw = part.partition("=")
-        if not sep:
-            raise SettingsError(f"{option}: {part!r} is not criterion=value, e.g. completeness=0.5")
-        try:
-            criterion = check_criterion(name.strip())
-        except ValueError as exc:
-            raise SettingsError(f"{option}: {exc}") from None
-        try:
-            value = float(raw)
-        except ValueError:
-            raise SettingsError(f"{option}: {raw!r} for {criterion} is not a number") from None
-        if not 0.0 <= value <= 1.0:
-            raise SettingsError(f"{option}: {criterion}={value:g} is outside 0..1")
-        values[criterion] = value
-    return values
+    values = read_numbers(text, option=option, example="completeness=0.5", keys=CRITERIA,
+                          check="unit", wording=_CRITERION_MAP)
+    return {check_criterion(name): value for name, value in values.items()}
+
+
+def parse_thresholds(text: str | None, option: str) -> dict[Criterion, float]:
+    """Pass thresholds from a bare number (every criterion) or ``criterion=value,...`` (the
+    others keep their defaults); None: the defaults."""
+    if text is None:
+        return default_thresholds()
+    text = text.strip()
+    if "=" in text:
+        return {**default_thresholds(), **parse_criterion_map(text, option)}
+    try:
+        value = float(text)
+    except ValueError:
+        raise SettingsError(f"{option}: {text!r} is not a number; e.g. {option} 0.5 "
+                            f"or {option} completeness=0.67") from None
+    if not 0.0 <= value <= 1.0:
+        raise SettingsError(f"{option}: {value:g} is outside 0..1")
+    return dict.fromkeys(CRITERIA, value)
 
 
 @dataclass(frozen=True)

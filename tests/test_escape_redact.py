@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +100,15 @@ def test_redact_deep_reaches_keys_and_nested_values() -> None:
 def test_ordinary_text_is_unchanged(text: str) -> None:
     assert escape.terminal(text) == text
     assert redact(text) == text
+
+
+def test_only_escape_py_calls_the_standard_html_escape() -> None:
+    """Every format has one escape helper: a renderer calling ``html.escape`` itself keeps
+    control sequences a model wrote (escape.html removes them)."""
+    root = Path(escape.__file__).parent
+    offenders = [f"{path.relative_to(root)}:{number}"
+                 for path in sorted(root.rglob("*.py")) if path.name != "escape.py"
+                 or path.parent != root
+                 for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+                 if re.search(r"\bhtml\.escape\(|^\s*from html import", line)]
+    assert offenders == [], "call pytest_rwe.escape.html/markdown instead: " + ", ".join(offenders)

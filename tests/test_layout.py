@@ -17,3 +17,15 @@ def test_the_top_level_holds_the_pure_core_only() -> None:
     modules = {p.stem for p in root.glob("*.py")} - {"__init__"} - DEPRECATED_MODULES
     assert modules == CORE
     assert len(modules) <= 12
+
+
+def test_the_store_lists_its_public_names_once() -> None:
+    import importlib
+
+    import pytest_rwe.store as store
+
+    homes = store._HOMES
+    assert sorted(homes) == sorted(store.__all__)
+    for name, home in homes.items():  # each from the module that defines it
+        assert getattr(store, name) is getattr(importlib.import_module(home), name)
+    assert not hasattr(importlib.import_module("pytest_rwe.store.response_store"), "__all__")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_rwe.store.leader import RunLeader, worker_role
+from pytest_rwe.store.leader import RunLeader
 from pytest_rwe.store.lock_files import LockInfo, process_start
 
 
@@ -130,25 +130,11 @@ def test_each_run_has_its_own_note(tmp_path: Path) -> None:
     assert not follower(tmp_path, Clock()).is_working()
 
 
-def test_the_first_worker_to_claim_leads(tmp_path: Path) -> None:
+def test_the_first_worker_to_take_the_lead_leads(tmp_path: Path) -> None:
     first, second = RunLeader(tmp_path, "run-1"), RunLeader(tmp_path, "run-1")
-    assert first.claim()
-    assert not second.claim()
+    assert first.take_lead()
+    assert not second.take_lead()
     assert follower(tmp_path, Clock()).is_working()
-
-
-@pytest.mark.parametrize(("workerinput", "role"), [
-    (None, "alone"),
-    ({}, "alone"),
-    ({"workerid": "gw0", "workercount": 4}, "leader"),
-    ({"workerid": "gw3", "workercount": 4}, "follower"),
-    ({"workerid": "gw0", "workercount": 4, "rwe_dist": "worksteal"}, "leader"),
-    ({"workerid": "gw1", "workercount": 4, "rwe_dist": "each"}, "follower"),
-    ({"workerid": "gw0", "workercount": 4, "rwe_dist": "loadfile"}, "first"),
-    ({"workerid": "gw2", "workercount": 4, "rwe_dist": "loadscope"}, "first"),
-])
-def test_worker_role(workerinput: dict[str, object] | None, role: str) -> None:
-    assert worker_role(workerinput) == role
 
 
 def test_a_killed_leader_not_yet_reaped_is_not_waited_for(tmp_path: Path) -> None:

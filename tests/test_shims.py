@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +59,51 @@ def test_every_public_name_resolves() -> None:
         assert getattr(pytest_rwe, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'Typo'"):
         pytest_rwe.Typo  # type: ignore[attr-defined]  # noqa: B018
+
+
+#: (module, old name, new name): renamed, the old name kept for one release
+RENAMED = [
+    ("pytest_rwe.store", "Claim", "Reservation"),
+    ("pytest_rwe.store.response_store", "Claim", "pytest_rwe.store.reservation:Reservation"),
+    ("pytest_rwe.store.reservation", "Claim", "Reservation"),
+    ("pytest_rwe.store.leader", "Role", "ProcessRole"),
+    ("pytest_rwe.providers.base", "Role", "MessageRole"),
+]
+
+
+@pytest.mark.parametrize(("module", "old", "new"), RENAMED)
+def test_a_renamed_name_warns_and_serves_the_new_object(module: str, old: str,
+                                                        new: str) -> None:
+    home = importlib.import_module(module)
+    new_home, _, new_name = new.rpartition(":")
+    with pytest.warns(DeprecationWarning, match=f"{module}.{old} is deprecated; use "
+                                                f"{new_home or module}.{new_name}"):
+        value = getattr(home, old)
+    assert value is getattr(importlib.import_module(new_home or module), new_name)
+    with pytest.raises(AttributeError, match="no attribute 'Typo'"):
+        getattr(home, "Typo")  # noqa: B009
+
+
+def test_the_store_s_old_claim_methods_warn_and_reserve(tmp_path: Path) -> None:
+    from store_testkit import SUMMARY, key_of
+
+    from pytest_rwe.store import ResponseStore
+
+    store = ResponseStore(tmp_path, "new")
+    with pytest.warns(DeprecationWarning, match="ResponseStore.claim_blocking is deprecated"):
+        reservation = store.claim_blocking(SUMMARY, key_of())
+    assert reservation.must_call
+    reservation.release()
+    with pytest.warns(DeprecationWarning, match="ResponseStore.claim is deprecated"):
+        again = asyncio.run(store.claim(SUMMARY, key_of()))
+    assert again.must_call
+    again.release()
+
+
+def test_the_leader_s_old_claim_warns_and_takes_the_lead(tmp_path: Path) -> None:
+    from pytest_rwe.store.leader import RunLeader
+
+    with pytest.warns(DeprecationWarning, match="RunLeader.claim is deprecated; use "
+                                                "RunLeader.take_lead"):
+        assert RunLeader(tmp_path, "run-1").claim()
+    assert not RunLeader(tmp_path, "run-1").take_lead()

@@ -175,6 +175,19 @@ def test_record_is_pretty_sorted_and_complete(tmp_path: Path) -> None:
     assert data["recorded_at"].endswith("+00:00")
 
 
+def test_stored_text_keeps_c1_controls_as_escapes(tmp_path: Path) -> None:
+    """A reply holding C1 controls (U+009B is an 8-bit CSI) is stored as JSON escapes, so
+    ``cat`` or ``git diff`` of the store cannot drive a terminal; the text replays exact and
+    every other character (here an accent and an emoji) stays as it was written."""
+    store = ResponseStore(tmp_path, "new", run_id="run-1")
+    text = "caf\u00e9 \U0001f600 \x9b2J\x85\x7f end"
+    raw = save(store, SUMMARY, key_of(), result(text)).read_bytes()
+    assert b"\xc2\x9b" not in raw and b"\xc2\x85" not in raw and b"\x7f" not in raw
+    assert "café 😀 \\u009b2J\\u0085\\u007f end".encode() in raw
+    replayed = ResponseStore(tmp_path, "none").lookup(SUMMARY, key_of())
+    assert replayed is not None and replayed.text == text
+
+
 def test_file_names_say_what_the_call_was(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path)
     key = key_of()
@@ -258,12 +271,12 @@ def test_mode_new_calls_once_then_replays(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path, "new")
     key = key_of()
     assert store.lookup(SUMMARY, key) is None
-    claim = asyncio.run(store.claim(SUMMARY, key))
-    assert claim.must_call and claim.locked
+    reservation = asyncio.run(store.reserve(SUMMARY, key))
+    assert reservation.must_call and reservation.locked
     save(store, SUMMARY, key, result())
-    assert not claim.locked  # saving released the claim
+    assert not reservation.locked  # saving released the reservation
     assert store.locks.held([key]) == set()
-    again = asyncio.run(store.claim(SUMMARY, key))
+    again = asyncio.run(store.reserve(SUMMARY, key))
     assert again.result is not None and again.result.replayed
     stats = store.stats
     assert (stats.hits, stats.misses, stats.writes) == (1, 2, 1)
@@ -272,7 +285,7 @@ def test_mode_new_calls_once_then_replays(tmp_path: Path) -> None:
 def test_mode_none_with_nothing_stored_names_model_study_and_call(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path, "none")
     with pytest.raises(StoreMissError) as info:
-        asyncio.run(store.claim(JUDGE, key_of()))
+        asyncio.run(store.reserve(JUDGE, key_of()))
     message = str(info.value)
     assert "anthropic/claude-sonnet-4" in message
     assert "demo_cohort" in message
@@ -287,10 +300,10 @@ def test_mode_none_with_nothing_stored_names_model_study_and_call(tmp_path: Path
 def test_mode_none_says_when_the_prompt_changed(tmp_path: Path) -> None:
     old = save(ResponseStore(tmp_path, "new"), SUMMARY, key_of(), result())
     store = ResponseStore(tmp_path, "none")
-    assert store.claim_blocking(SUMMARY, key_of()).result is not None  # replays
+    assert store.reserve_blocking(SUMMARY, key_of()).result is not None  # replays
     changed = key_of(messages=(MESSAGES[0], Message("user", "an edited prompt")))
     with pytest.raises(StoreMissError, match=f"{old} holds the response to another request"):
-        store.claim_blocking(SUMMARY, changed)
+        store.reserve_blocking(SUMMARY, changed)
 
 
 def test_mode_all_recalls_older_entries_but_not_this_runs(tmp_path: Path) -> None:
@@ -299,11 +312,11 @@ def test_mode_all_recalls_older_entries_but_not_this_runs(tmp_path: Path) -> Non
     worker_a = ResponseStore(tmp_path, "all", run_id="today")
     worker_b = ResponseStore(tmp_path, "all", run_id="today")
     assert worker_a.lookup(SUMMARY, key) is None
-    claim = asyncio.run(worker_a.claim(SUMMARY, key))
-    assert claim.must_call
+    reservation = asyncio.run(worker_a.reserve(SUMMARY, key))
+    assert reservation.must_call
     save(worker_a, SUMMARY, key, result("new"))
     # written during this run (by another worker): done, not called again
-    hit = asyncio.run(worker_b.claim(SUMMARY, key))
+    hit = asyncio.run(worker_b.reserve(SUMMARY, key))
     assert hit.result is not None and hit.result.text == "new"
     assert ResponseStore(tmp_path, "all", run_id="tomorrow").lookup(SUMMARY, key) is None
 
@@ -329,8 +342,8 @@ def test_leftover_temp_file_and_torn_entry_are_misses(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         assert store.lookup(SUMMARY, key) is None  # no second warning
     assert store.stats.corrupt == 1
-    claim = store.claim_blocking(SUMMARY, key)
-    assert claim.must_call
+    reservation = store.reserve_blocking(SUMMARY, key)
+    assert reservation.must_call
     save(store, SUMMARY, key, result())
     assert store.lookup(SUMMARY, key) is not None
 
@@ -366,8 +379,8 @@ def test_entry_of_another_key_with_the_same_prefix_is_not_replayed(tmp_path: Pat
 def test_an_unshared_store_claims_without_lock_files(tmp_path: Path) -> None:
     store = ResponseStore(tmp_path, shared=False)
     key = key_of()
-    claim = store.claim_blocking(SUMMARY, key)
-    assert claim.must_call and not claim.locked
+    reservation = store.reserve_blocking(SUMMARY, key)
+    assert reservation.must_call and not reservation.locked
     assert not (tmp_path / ".locks").exists() or not any((tmp_path / ".locks").iterdir())
 
 

@@ -38,9 +38,9 @@ def test_waiter_replays_what_the_owner_saves(tmp_path: Path) -> None:
     key = key_of()
 
     async def scenario() -> GenerationResult | None:
-        claim = await owner.claim(SUMMARY, key)
-        assert claim.must_call
-        waiting = asyncio.create_task(waiter.claim(SUMMARY, key))
+        reservation = await owner.reserve(SUMMARY, key)
+        assert reservation.must_call
+        waiting = asyncio.create_task(waiter.reserve(SUMMARY, key))
         await until(lambda: waiter.waiting() == 1, "the waiter to wait for the owner's lock")
         assert not waiting.done()
         save(owner, SUMMARY, key, result())
@@ -72,7 +72,7 @@ def test_a_failed_call_is_not_stored_and_frees_the_key(tmp_path: Path) -> None:
         )
     assert store.locks.held([key]) == set()
     assert store.lookup(SUMMARY, key) is None
-    assert store.claim_blocking(SUMMARY, key).must_call
+    assert store.reserve_blocking(SUMMARY, key).must_call
 
 
 def _write_lock(path: Path, pid: int, created: float, host: str | None = None,
@@ -110,9 +110,9 @@ def test_stale_lock_files_are_broken(tmp_path: Path) -> None:
         for i, (pid, age, host, start) in enumerate(cases):
             key = key_of(repeat=i)
             _write_lock(tmp_path / ".locks" / f"{key}.lock", pid, time.time() - age, host, start)
-            claim = store.claim_blocking(SUMMARY, key)
-            assert claim.must_call and claim.locked, cases[i]
-            claim.release()
+            reservation = store.reserve_blocking(SUMMARY, key)
+            assert reservation.must_call and reservation.locked, cases[i]
+            reservation.release()
     finally:
         zombie.wait()
     assert store.stats.waits == 0  # each was broken at the first attempt, not waited out
@@ -121,7 +121,7 @@ def test_stale_lock_files_are_broken(tmp_path: Path) -> None:
     torn = tmp_path / ".locks" / f"{key}.lock"
     torn.write_text("")
     os.utime(torn, (time.time() - 60, time.time() - 60))
-    assert store.claim_blocking(SUMMARY, key).locked
+    assert store.reserve_blocking(SUMMARY, key).locked
     assert store.stats.broken_locks == len(cases) + 1
 
 
@@ -133,8 +133,8 @@ def test_a_live_lock_that_cannot_be_checked_is_waited_for_then_the_waiter_procee
     # another host's fresh lock: its owner's liveness cannot be read from here
     _write_lock(tmp_path / ".locks" / f"{key}.lock", 1, time.time(), "another-host")
     with pytest.warns(StoreWarning, match=r"waited 0.3 s for process 1 on another-host"):
-        claim = asyncio.run(store.claim(SUMMARY, key))
-    assert claim.must_call and not claim.locked
+        reservation = asyncio.run(store.reserve(SUMMARY, key))
+    assert reservation.must_call and not reservation.locked
     assert store.stats.wait_timeouts == 1 and store.stats.waits == 1
     # the other owner's lock is left alone
     save(store, SUMMARY, key, result())
@@ -166,7 +166,7 @@ def test_a_deferred_claim_waits_for_the_leaders_answer_past_the_wait_timeout(
 
     async def scenario() -> GenerationResult | None:
         working = Leader()
-        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=working))
+        waiting = asyncio.create_task(follower.reserve(SUMMARY, key, defer=working))
         # ten polls of the working leader, 0.01 s apart: past the 0.05 s wait timeout on the
         # store's own clock, whatever the machine's speed
         await until(lambda: working.asked >= 10, "ten polls of the leader")
@@ -187,13 +187,13 @@ def test_once_the_leader_stops_working_the_follower_calls_itself(tmp_path: Path)
     key = key_of()
 
     async def scenario() -> bool:
-        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=leader))
+        waiting = asyncio.create_task(follower.reserve(SUMMARY, key, defer=leader))
         await until(lambda: leader.asked >= 1, "the follower asking the leader")
         assert not waiting.done()
         leader.working = False  # done, or died, without this answer
-        claim = await asyncio.wait_for(waiting, 2)
-        with claim:
-            return claim.must_call and claim.locked
+        reservation = await asyncio.wait_for(waiting, 2)
+        with reservation:
+            return reservation.must_call and reservation.locked
 
     assert asyncio.run(scenario())
 
@@ -201,8 +201,9 @@ def test_once_the_leader_stops_working_the_follower_calls_itself(tmp_path: Path)
 def test_a_stored_answer_is_used_without_asking_the_leader(tmp_path: Path) -> None:
     save(ResponseStore(tmp_path, "new"), SUMMARY, key_of(), result())
     leader = Leader()
-    claim = asyncio.run(ResponseStore(tmp_path, "new").claim(SUMMARY, key_of(), defer=leader))
-    assert claim.result is not None and not claim.must_call
+    store = ResponseStore(tmp_path, "new")
+    reservation = asyncio.run(store.reserve(SUMMARY, key_of(), defer=leader))
+    assert reservation.result is not None and not reservation.must_call
     assert leader.asked == 0
 
 
@@ -213,7 +214,7 @@ def test_a_call_the_leader_gave_up_on_fails_the_follower_with_its_message(
     key = key_of()
 
     async def scenario() -> None:
-        waiting = asyncio.create_task(follower.claim(SUMMARY, key, defer=leader))
+        waiting = asyncio.create_task(follower.reserve(SUMMARY, key, defer=leader))
         await until(lambda: leader.asked >= 1, "the follower asking the leader")
         leader.failures[key] = "openai/gpt-4.1: the prompt is too long"
         await asyncio.wait_for(waiting, 2)
@@ -230,7 +231,7 @@ def _claiming_worker(root: str, mode: str, calls_file: str, barrier: Any, out: A
     async def call_model() -> GenerationResult:
         with open(calls_file, "a", encoding="utf-8") as handle:
             handle.write(f"{os.getpid()}\n")
-        # simulated latency, not an ordering: whichever process claims first calls, the
+        # simulated latency, not an ordering: whichever process reservations first calls, the
         # other waits or replays, and the assertions hold for any interleaving
         await asyncio.sleep(0.3)
         return GenerationResult(f"answer from {os.getpid()}", 0.3, Usage(10, 5))

@@ -75,18 +75,18 @@ def test_a_killed_owner_holds_no_key_even_before_it_is_reaped(
     os.waitid(os.P_PID, holder.pid, os.WEXITED | os.WNOWAIT)  # a zombie, as xdist leaves one
     os.kill(holder.pid, 0)  # which still answers kill(pid, 0)
     store = ResponseStore(tmp_path, "new", wait_timeout=60)
-    claim = store.claim_blocking(SUMMARY, key_of())
-    assert claim.must_call and claim.locked and store.stats.waits == 0
-    claim.release()
+    reservation = store.reserve_blocking(SUMMARY, key_of())
+    assert reservation.must_call and reservation.locked and store.stats.waits == 0
+    reservation.release()
 
 
 def test_two_store_objects_of_one_process_exclude_each_other(tmp_path: Path) -> None:
     first, second = ResponseStore(tmp_path, "new"), ResponseStore(tmp_path, "new")
-    claim = first.claim_blocking(SUMMARY, key_of())
-    assert claim.locked
+    reservation = first.reserve_blocking(SUMMARY, key_of())
+    assert reservation.locked
     assert second.locks.acquire(key_of(), "run") is None
     save(first, SUMMARY, key_of(), result())  # saving releases
-    replay = second.claim_blocking(SUMMARY, key_of())
+    replay = second.reserve_blocking(SUMMARY, key_of())
     assert replay.result is not None and replay.result.replayed
 
 
@@ -106,14 +106,14 @@ def test_a_working_owner_is_waited_for_past_the_timeout(
     registry.owner_state = counted  # type: ignore[method-assign]
 
     async def scenario() -> None:
-        waiting = asyncio.ensure_future(store.claim(SUMMARY, key_of()))
+        waiting = asyncio.ensure_future(store.reserve(SUMMARY, key_of()))
         # three checks span at least 0.5 s on the store's own clock, ten times the timeout,
         # however slow the machine: still waiting for its owner
         await until(lambda: len(checks) >= 3, "three checks of the owner")
         assert not waiting.done() and set(checks) == {"working"}
         save(ResponseStore(tmp_path, "new"), SUMMARY, key_of(), result())  # it answers
-        claim = await asyncio.wait_for(waiting, 10)
-        assert claim.result is not None and claim.result.replayed
+        reservation = await asyncio.wait_for(waiting, 10)
+        assert reservation.result is not None and reservation.result.replayed
 
     asyncio.run(scenario())
     assert store.stats.wait_timeouts == 0 and store.stats.hits == 1
@@ -124,5 +124,6 @@ def test_a_hung_owner_is_not_waited_for(tmp_path: Path, holder: subprocess.Popen
     store = ResponseStore(tmp_path, "new", wait_timeout=600,
                           registry=StoreBudget(tmp_path, "mine"))
     with pytest.warns(StoreWarning, match=r"has stopped working \(no heartbeat for 10 s\)"):
-        claim = asyncio.run(asyncio.wait_for(store.claim(SUMMARY, key_of()), 30))
-    assert claim.must_call and not claim.locked  # it cannot take the lock: it calls anyway
+        reservation = asyncio.run(asyncio.wait_for(store.reserve(SUMMARY, key_of()), 30))
+    # it cannot take the lock: it calls anyway
+    assert reservation.must_call and not reservation.locked

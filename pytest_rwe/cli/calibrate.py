@@ -39,10 +39,10 @@ from pytest_rwe.settings import (
     EngineSettings,
     SettingsError,
     engine_settings,
-    parse_criterion_map,
+    parse_thresholds,
 )
 from pytest_rwe.study import Study, load_folder
-from pytest_rwe.verdict import CRITERIA, Criterion, Verdict
+from pytest_rwe.verdict import Verdict
 
 _PROG = "rwe calibrate"
 
@@ -95,24 +95,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _thresholds(text: str | None) -> dict[Criterion, float]:
-    if text is None:
-        return default_thresholds()
-    text = text.strip()
-    if "=" not in text:
-        try:
-            value = float(text)
-        except ValueError:
-            raise SettingsError(f"--threshold: {text!r} is not a number; e.g. --threshold 0.5 "
-                                "or --threshold completeness=0.67") from None
-        if not 0.0 <= value <= 1.0:
-            raise SettingsError(f"--threshold: {value:g} is outside 0..1")
-        return dict.fromkeys(CRITERIA, value)
-    merged = dict(default_thresholds())
-    merged.update(parse_criterion_map(text, "--threshold"))
-    return merged
-
-
 def _settings(args: argparse.Namespace) -> EngineSettings:
     """The engine's settings from the command line (every limit not on it: the defaults)."""
     return engine_settings(spelling=CALIBRATE, jury=args.jury, prompts=args.prompts,
@@ -138,7 +120,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     """Run ``rwe calibrate``: 0 on success, 2 on bad input or unusable jurors."""
     try:
         settings = _settings(args)
-        thresholds = _thresholds(args.threshold)
+        thresholds = parse_thresholds(args.threshold, "--threshold")
     except SettingsError as error:
         return _fail(str(error))
     jury = list(settings.jury)

@@ -14,7 +14,6 @@ import json
 import os
 import sys
 import time
-from typing import Any
 
 import pytest
 
@@ -33,7 +32,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from pytest_rwe.plugin import fixtures
-    from pytest_rwe.plugin.workers import XdistHooks, is_distributing, is_worker
+    from pytest_rwe.plugin.workers import is_distributing, is_worker, register_xdist_hooks
 
     names = _configured_names(config)
     if names:
@@ -55,8 +54,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
         # a run that is going to evaluate: import the SDKs while pytest collects
         get_session(config).preload_sdks()
-    if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(XdistHooks(), "rwe-xdist")
+    register_xdist_hooks(config)
     if not is_worker(config):
         from pytest_rwe.plugin.baseline import read_gate
 
@@ -73,8 +71,9 @@ def _configure_controller(config: pytest.Config) -> None:
     usage error the command line can show before xdist starts workers."""
     from pytest_rwe.plugin import report
     from pytest_rwe.plugin.collect import RecordCollector
-    from pytest_rwe.plugin.session import RUN_ID_KEY, get_session, jury_rules, jury_rules_given
+    from pytest_rwe.plugin.session import get_session, jury_rules, jury_rules_given
     from pytest_rwe.plugin.studies import check_studies
+    from pytest_rwe.plugin.workers import RUN_ID_KEY
 
     config.stash[RUN_ID_KEY] = f"{os.getpid()}-{time.time():.3f}"
     # only the controller (or a plain run) aggregates, prints and writes
@@ -111,7 +110,9 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object,
 
 
 def _configured_names(config: pytest.Config) -> list[str]:
-    jury = str(config.getoption("--rwe-jury") or config.getini("rwe_jury") or "")
+    from pytest_rwe.plugin.options import option_text  # loaded already: it added the options
+
+    jury = option_text(config, "--rwe-jury", "rwe_jury") or ""
     names = [*config.getoption("--rwe-model"), *config.getini("rwe_models"), *jury.split(",")]
     return [name for name in names if name]
 
@@ -176,8 +177,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    from pytest_rwe.plugin.session import RUN_ID_KEY, SESSION_KEY, get_session
-    from pytest_rwe.plugin.workers import PROGRESS_OUTPUT, is_distributing, worker_input
+    from pytest_rwe.plugin.session import SESSION_KEY, get_session
+    from pytest_rwe.plugin.workers import (
+        PROGRESS_OUTPUT,
+        RUN_ID_KEY,
+        is_distributing,
+        worker_id,
+        worker_output,
+    )
 
     if RUN_ID_KEY in session.config.stash and is_distributing(session.config):
         from pytest_rwe.store.leader import RunLeader
@@ -192,13 +199,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         # that was stopped (Ctrl-C, -x) cancels instead.
         stopped = bool(session.shouldstop or session.shouldfail
                        or exitstatus == pytest.ExitCode.INTERRUPTED)
-        worker = worker_input(session.config)
-        rwe.engine.close(finish=worker is not None and not stopped)
-        if worker is not None:
+        output = worker_output(session.config)
+        rwe.engine.close(finish=output is not None and not stopped)
+        if output is not None:
             # the worker's last counters go to the controller with its "finished" message
-            final = rwe.engine.progress_snapshot() | {"process": worker.get("workerid"),
+            final = rwe.engine.progress_snapshot() | {"process": worker_id(session.config),
                                                       "total": len(rwe.selected)}
-            output: dict[str, Any] = session.config.workeroutput  # type: ignore[attr-defined]
             output[PROGRESS_OUTPUT] = json.dumps(final)
     if rwe is not None and rwe.preloader is not None:
         rwe.preloader.join()

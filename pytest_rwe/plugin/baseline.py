@@ -6,12 +6,11 @@ controller or a plain run only."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_rwe.plugin.options import option_text, relative
+from pytest_rwe.plugin.options import option_path, option_text, relative
 from pytest_rwe.settings import SettingsError
 
 
@@ -63,12 +62,7 @@ def read_gate(config: pytest.Config) -> BaselineGate:
             max_drop = parse_max_drop(drop_text)
         except SettingsError as exc:
             raise pytest.UsageError(str(exc)) from None
-    if config.getoption("--rwe-baseline"):
-        path: Path | None = config.invocation_params.dir / str(config.getoption("--rwe-baseline"))
-    elif config.getini("rwe_baseline"):
-        path = config.rootpath / str(config.getini("rwe_baseline"))
-    else:
-        path = None
+    path = option_path(config, "--rwe-baseline", "rwe_baseline")
     if path is None:
         if max_drop:
             raise pytest.UsageError("--rwe-max-drop needs a baseline to compare with: add "
@@ -78,7 +72,7 @@ def read_gate(config: pytest.Config) -> BaselineGate:
     from pytest_rwe.report.baseline import load_baseline
 
     try:
-        baseline = load_baseline(path.resolve())
+        baseline = load_baseline(path)
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
-    return BaselineGate(config, relative(path.resolve(), config.rootpath), baseline, max_drop)
+    return BaselineGate(config, relative(path, config.rootpath), baseline, max_drop)

@@ -14,7 +14,7 @@ from pytest_rwe.engine import Engine, Evaluation
 from pytest_rwe.plugin.asserts import fail_test
 from pytest_rwe.plugin.records import PROGRESS_PROPERTY, RECORD_PROPERTY, evaluation_record
 from pytest_rwe.plugin.session import RweCase, get_session, jury_rules
-from pytest_rwe.plugin.workers import process_name
+from pytest_rwe.plugin.workers import is_worker, process_name
 from pytest_rwe.providers.families import same_family_jurors
 from pytest_rwe.redact import redact_deep
 from pytest_rwe.rules.diagnostics import claim_diagnostics, juror_findings
@@ -78,7 +78,7 @@ def _wait(engine: Engine, future: concurrent.futures.Future[Evaluation], config:
           what: str) -> Evaluation:
     """The evaluation; a test that waits long says so now and then, naming what it waits
     for (only where there is a terminal: a plain run, not an xdist worker)."""
-    reporter = (None if hasattr(config, "workerinput")
+    reporter = (None if is_worker(config)
                 else config.pluginmanager.get_plugin("terminalreporter"))
     while True:
         try:

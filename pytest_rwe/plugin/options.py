@@ -200,30 +200,42 @@ def add_cost_options(parser: pytest.Parser) -> None:
                   type="linelist", default=[])
 
 
+# The option-or-ini readers, one home: an option wins over its ini key; an option path is
+# relative to the invocation folder, an ini path to the rootdir (where the ini file is).
+
+
+def ini_text(config: pytest.Config, ini: str) -> str | None:
+    """The ini key's value as text, or None when it is empty or not set."""
+    return str(config.getini(ini) or "") or None
+
+
 def option_text(config: pytest.Config, option: str, ini: str) -> str | None:
     """The option's value, else the ini key's, else None (both given as text)."""
     value = config.getoption(option)
     if value:
         return str(value)
-    return str(config.getini(ini) or "") or None
+    return ini_text(config, ini)
 
 
-def _path(config: pytest.Config, option: str, ini: str) -> Path | None:
-    """An option path is relative to the invocation folder, an ini path to the rootdir."""
+def option_path(config: pytest.Config, option: str, ini: str) -> Path | None:
+    """The option's path (from the invocation folder), else the ini key's (from the rootdir),
+    resolved; None when neither is given."""
     value = config.getoption(option)
     if isinstance(value, list):  # a repeatable option given once
         value = value[0] if len(value) == 1 else None
     if value:
         return (config.invocation_params.dir / str(value)).resolve()
-    return _ini_path(config, ini)
+    return ini_path(config, ini)
 
 
-def _ini_path(config: pytest.Config, ini: str) -> Path | None:
-    raw = str(config.getini(ini) or "")
+def ini_path(config: pytest.Config, ini: str) -> Path | None:
+    """The ini key's path from the rootdir, resolved; None when it is not set."""
+    raw = ini_text(config, ini)
     return (config.rootpath / raw).resolve() if raw else None
 
 
-def _int(config: pytest.Config, option: str, ini: str, default: int) -> int:
+def option_int(config: pytest.Config, option: str, ini: str, default: int) -> int:
+    """The option's whole number, else the ini key's, else ``default``."""
     value = config.getoption(option)
     if value is not None:
         return int(value)
@@ -234,7 +246,8 @@ def _int(config: pytest.Config, option: str, ini: str, default: int) -> int:
         raise SettingsError(f"ini {ini} = {raw!r} is not a whole number") from None
 
 
-def _seconds(config: pytest.Config, option: str, ini: str) -> float:
+def option_seconds(config: pytest.Config, option: str, ini: str) -> float:
+    """The option's number of seconds, else the ini key's (which has a default)."""
     value = config.getoption(option)
     if value is not None:
         return float(value)
@@ -248,36 +261,36 @@ def _seconds(config: pytest.Config, option: str, ini: str) -> float:
 def read_settings(config: pytest.Config) -> RweSettings:
     """Read options and ini keys; raise :class:`pytest.UsageError` with the fix on bad values."""
     models = config.getoption("--rwe-model") or list(config.getini("rwe_models"))
-    cases = _path(config, "--rwe-cases", "rwe_cases") or Path("cases/studies").resolve()
+    cases = option_path(config, "--rwe-cases", "rwe_cases") or Path("cases/studies").resolve()
     prompt_options, variant_options = (config.getoption("--rwe-prompts"),
                                        config.getoption("--rwe-variant"))
     # with prompt variants, the run's default prompts (beneath each variant's) are the ones
     # a run without a prompts option would use
-    prompts = (_ini_path(config, "rwe_prompts") if variant_options or len(prompt_options) > 1
-               else _path(config, "--rwe-prompts", "rwe_prompts"))
+    prompts = (ini_path(config, "rwe_prompts") if variant_options or len(prompt_options) > 1
+               else option_path(config, "--rwe-prompts", "rwe_prompts"))
     if prompts is None and (cases.parent / "prompts").is_dir():
         prompts = cases.parent / "prompts"
-    store = _path(config, "--rwe-store", "rwe_store") or DEFAULT_STORE.resolve()
+    store = option_path(config, "--rwe-store", "rwe_store") or DEFAULT_STORE.resolve()
     try:
         variants = parse_variants(prompt_options, variant_options,
                                   config.invocation_params.dir)
         return build_settings(
             variants=variants,
             models=models,
-            jury=config.getoption("--rwe-jury") or str(config.getini("rwe_jury") or "") or None,
+            jury=option_text(config, "--rwe-jury", "rwe_jury"),
             cases=cases,
             prompts=prompts,
-            thresholds=str(config.getini("rwe_thresholds") or "") or None,
-            repeat=_int(config, "--rwe-repeat", "rwe_repeat", 1),
-            record=config.getoption("--rwe-record") or str(config.getini("rwe_record") or "new"),
+            thresholds=ini_text(config, "rwe_thresholds"),
+            repeat=option_int(config, "--rwe-repeat", "rwe_repeat", 1),
+            record=option_text(config, "--rwe-record", "rwe_record") or "new",
             store=store,
-            concurrency=_int(config, "--rwe-concurrency", "rwe_concurrency",
-                             DEFAULT_CONCURRENCY),
-            max_attempts=_int(config, "--rwe-max-attempts", "rwe_max_attempts",
-                              DEFAULT_MAX_ATTEMPTS),
-            retry_after_cap_s=_seconds(config, "--rwe-retry-cap", "rwe_retry_cap"),
-            deadline_s=_seconds(config, "--rwe-deadline", "rwe_deadline"),
-            timeout_s=_seconds(config, "--rwe-timeout", "rwe_timeout"),
+            concurrency=option_int(config, "--rwe-concurrency", "rwe_concurrency",
+                                   DEFAULT_CONCURRENCY),
+            max_attempts=option_int(config, "--rwe-max-attempts", "rwe_max_attempts",
+                                    DEFAULT_MAX_ATTEMPTS),
+            retry_after_cap_s=option_seconds(config, "--rwe-retry-cap", "rwe_retry_cap"),
+            deadline_s=option_seconds(config, "--rwe-deadline", "rwe_deadline"),
+            timeout_s=option_seconds(config, "--rwe-timeout", "rwe_timeout"),
         )
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_rwe.plugin.options import option_text
+from pytest_rwe.plugin.options import option_path
 from pytest_rwe.plugin.session import RweCase, get_session
+from pytest_rwe.plugin.workers import run_in_one_process
 from pytest_rwe.providers.base import GenerationSettings
 from pytest_rwe.providers.prices import PriceError, PriceTable, load_prices
 
@@ -47,7 +48,7 @@ def planning(config: pytest.Config) -> bool:
 def configure(config: pytest.Config) -> None:
     """Turn a run into a plan (call at the end of the plugin's ``pytest_configure``)."""
     # one process: before xdist's own pytest_configure (trylast) starts workers
-    config.option.dist = "no"
+    run_in_one_process(config)
     config.option.tx = []
     for name in _JUDGING_PLUGINS:
         plugin = config.pluginmanager.get_plugin(name)
@@ -118,12 +119,7 @@ class PlanPlugin:
             self.written = str(path)
 
     def _directory(self) -> Path | None:
-        text = option_text(self.config, "--rwe-report", "rwe_report")
-        if not text:
-            return None
-        base = (self.config.invocation_params.dir if self.config.getoption("--rwe-report")
-                else self.config.rootpath)
-        return (base / text).resolve()
+        return option_path(self.config, "--rwe-report", "rwe_report")
 
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:

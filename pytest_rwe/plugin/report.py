@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_rwe import escape
-from pytest_rwe.plugin.options import option_text
+from pytest_rwe.plugin.options import option_path, option_text
 from pytest_rwe.plugin.session import get_session, jury_rules
 from pytest_rwe.plugin.studies import NO_STUDY_PROPERTY, no_study_problem
 from pytest_rwe.redact import display_name, redact_deep
@@ -37,17 +37,13 @@ def read_report_settings(config: pytest.Config) -> ReportSettings:
     """The report options and ini keys; a bad value is a usage error that names the fix."""
     from pytest_rwe.report.config import build_report_settings
 
-    directory: Path | None = None
-    if config.getoption("--rwe-report"):
-        directory = (config.invocation_params.dir / str(config.getoption("--rwe-report")))
-    elif config.getini("rwe_report"):
-        directory = config.rootpath / str(config.getini("rwe_report"))
+    directory = option_path(config, "--rwe-report", "rwe_report")
     try:
         settings = build_report_settings(
             weights=option_text(config, "--rwe-weights", "rwe_weights"),
             normalize_max=option_text(config, "--rwe-normalize-max", "rwe_normalize_max"),
             minimums=option_text(config, "--rwe-min", "rwe_min"),
-            directory=directory.resolve() if directory is not None else None,
+            directory=directory,
             bt_time_weight=option_text(config, "--rwe-bt-time-weight", "rwe_bt_time_weight"),
         )
     except SettingsError as exc:

@@ -3,17 +3,16 @@ the engine and the jury rules (``--rwe-quorum``, ``--rwe-exclude-self``, ``--rwe
 
 from __future__ import annotations
 
-import os
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_rwe.plugin.options import read_settings
-from pytest_rwe.plugin.workers import RUN_ID_INPUT, worker_input
+from pytest_rwe.plugin import workers
+from pytest_rwe.plugin.options import option_text, read_settings
+from pytest_rwe.plugin.workers import RUN_ID_KEY as RUN_ID_KEY  # its home: plugin/workers
 from pytest_rwe.redact import display_name, redact
 from pytest_rwe.settings import RweSettings, SettingsError, arm_name
 
@@ -25,7 +24,7 @@ if TYPE_CHECKING:  # the heavy side: imported where a run evaluates, not to load
     from pytest_rwe.prompts import PromptSet
     from pytest_rwe.providers.base import GenerationSettings
     from pytest_rwe.providers.preload import SdkPreloader
-    from pytest_rwe.store.leader import Role
+    from pytest_rwe.store.leader import ProcessRole
     from pytest_rwe.study import StudyLoad
 
 
@@ -180,14 +179,14 @@ class RweSession:
 
             settings, role = self.settings, self.role
             calls = settings.engine.store_mode != "none"
-            run_id = _run_id(self.config)
+            run_id = workers.run_id(self.config)
             # every process that may call registers in the store, so that all of them (xdist
             # workers, or separate runs on one store) share one budget per provider
             registry = StoreBudget(settings.store, run_id) if calls else None
             leader = RunLeader(settings.store, run_id,
                                hung=registry.hung if registry is not None else None)
             if role == "first" and calls:
-                role = "leader" if leader.claim() else "follower"
+                role = "leader" if leader.take_lead() else "follower"
             sharing = RunSharing(run_id, shared=calls, budget=registry,
                                  leader=leader if role == "leader" else None)
             config = self.engine_config(summarize, judge, claims=role != "leader")
@@ -206,11 +205,9 @@ class RweSession:
         return self.engine
 
     @property
-    def role(self) -> Role:
+    def role(self) -> ProcessRole:
         """This process's part in calling models (see :mod:`pytest_rwe.store.leader`)."""
-        from pytest_rwe.store.leader import worker_role
-
-        return worker_role(worker_input(self.config))
+        return workers.process_role(self.config)
 
 
 def _when_all_done(futures: list[concurrent.futures.Future[Any]],
@@ -233,15 +230,6 @@ def _when_all_done(futures: list[concurrent.futures.Future[Any]],
         future.add_done_callback(one_done)
 
 
-def _run_id(config: pytest.Config) -> str:
-    """One id for the whole run, shared by xdist workers (set by the controller)."""
-    workerinput = worker_input(config)
-    if workerinput and RUN_ID_INPUT in workerinput:
-        return str(workerinput[RUN_ID_INPUT])
-    return config.stash.get(RUN_ID_KEY, f"{os.getpid()}-{time.time():.0f}")
-
-
-RUN_ID_KEY = pytest.StashKey[str]()
 SESSION_KEY = pytest.StashKey[RweSession]()
 RULES_KEY = pytest.StashKey["JuryRules"]()
 
@@ -276,10 +264,9 @@ def jury_rules(config: pytest.Config) -> JuryRules:
     exclude = config.getoption("--rwe-exclude-self")
     try:
         rules = build_jury_rules(
-            quorum=config.getoption("--rwe-quorum") or str(config.getini("rwe_quorum") or ""),
+            quorum=option_text(config, "--rwe-quorum", "rwe_quorum") or "",
             exclude_self=bool(config.getini("rwe_exclude_self") if exclude is None else exclude),
-            repeat_rule=(config.getoption("--rwe-repeat-rule")
-                         or str(config.getini("rwe_repeat_rule") or "all")),
+            repeat_rule=option_text(config, "--rwe-repeat-rule", "rwe_repeat_rule") or "all",
             models=settings.models, jury=settings.engine.jury)
     except SettingsError as exc:
         raise pytest.UsageError(redact(str(exc))) from None

@@ -12,18 +12,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from pytest_rwe import renamed_attributes
 from pytest_rwe.settings import DEFAULT_TEMPERATURE
 
 if TYPE_CHECKING:
     from pytest_rwe.study import Study
     from pytest_rwe.verdict import Criterion
 
-Role = Literal["system", "user", "assistant"]
+#: who says a message of a conversation (a process's part in an xdist run is
+#: :data:`pytest_rwe.store.leader.ProcessRole`)
+MessageRole = Literal["system", "user", "assistant"]
 
 
 @dataclass(frozen=True)
 class Message:
-    role: Role
+    role: MessageRole
     content: str
 
 
@@ -185,3 +188,7 @@ class Provider(abc.ABC):
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release clients; called once at the end of a session."""
+
+
+if not TYPE_CHECKING:  # the old name, for one release
+    __getattr__ = renamed_attributes(__name__, {"Role": "MessageRole"})

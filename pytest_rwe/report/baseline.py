@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_rwe.report.evidence import criterion_value
-from pytest_rwe.settings import SettingsError
+from pytest_rwe.settings import Wording, read_numbers
 from pytest_rwe.stats.bootstrap import DEFAULT_LEVEL, DEFAULT_RESAMPLES, paired_diff_ci
-from pytest_rwe.verdict import CRITERIA, check_criterion
+from pytest_rwe.verdict import CRITERIA
 
 REPORT_SCHEMA = "pytest-rwe/report"
 #: at most this many studies that got worse are listed per model and criterion
@@ -50,27 +50,20 @@ def load_baseline(path: Path) -> dict[str, Any]:
     return data
 
 
+_MAX_DROP = Wording(
+    malformed="--rwe-max-drop {part!r}: {raw!r} is not a number >= 0; {example}",
+    unknown="--rwe-max-drop {part!r}: unknown criterion {key!r}; use one of {keys}; {example}",
+    not_number="--rwe-max-drop {part!r}: {raw!r} is not a number >= 0; {example}",
+    out_of_range="--rwe-max-drop {part!r}: {raw!r} is not a number >= 0; {example}",
+)
+
+
 def parse_max_drop(text: str | None) -> dict[str, float]:
     """``criterion=value,...`` -> {criterion: value}; raise SettingsError with the fix."""
-    drops: dict[str, float] = {}
-    for part in (text or "").split(","):
-        if not part.strip():
-            continue
-        name, _, raw = part.partition("=")
-        example = "write criterion=value, e.g. direction_of_effect=0.05,completeness=0.1"
-        try:
-            criterion = check_criterion(name.strip())
-        except ValueError as exc:
-            raise SettingsError(f"--rwe-max-drop {part.strip()!r}: {exc}; {example}") from None
-        try:
-            value = float(raw)
-        except ValueError:
-            value = -1.0
-        if not value >= 0:  # also NaN
-            raise SettingsError(f"--rwe-max-drop {part.strip()!r}: {raw.strip()!r} is not a "
-                                f"number >= 0; {example}")
-        drops[criterion] = value
-    return drops
+    return read_numbers(text or "", option="--rwe-max-drop", keys=CRITERIA,
+                        example="write criterion=value, e.g. "
+                                "direction_of_effect=0.05,completeness=0.1",
+                        check="non_negative", wording=_MAX_DROP)
 
 
 def study_means(report: Mapping[str, Any]) -> StudyMeans:

@@ -5,10 +5,11 @@ Every label is HTML-escaped here; numbers are formatted by the caller's patterns
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from pytest_rwe import escape
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
            "#ff9da7", "#9c755f", "#bab0ac")
@@ -34,10 +35,6 @@ class Bar:
     value: float | None
     low: float | None
     high: float | None
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def _short(label: str, limit: int = 28) -> str:
@@ -74,9 +71,9 @@ def bar_chart(title: str, bars: Sequence[Bar], *, lo: float = 0.0, hi: float | N
     def x(v: float) -> float:
         return _LABEL_W + _BAR_W * (min(max(v, lo), top) - lo) / span
 
-    parts = [f'<svg class="chart" id="{_e(chart_id)}" role="img" width="{width}" '
+    parts = [f'<svg class="chart" id="{escape.html(chart_id)}" role="img" width="{width}" '
              f'height="{height}" viewBox="0 0 {width} {height}" '
-             f'xmlns="http://www.w3.org/2000/svg"><title>{_e(title)}</title>']
+             f'xmlns="http://www.w3.org/2000/svg"><title>{escape.html(title)}</title>']
     for tick in nice_ticks(lo, top):
         tx = x(tick)
         parts.append(f'<line x1="{tx:.1f}" y1="{_TOP - 4}" x2="{tx:.1f}" '
@@ -87,7 +84,7 @@ def bar_chart(title: str, bars: Sequence[Bar], *, lo: float = 0.0, hi: float | N
         y = _TOP + row * _ROW_H
         mid = y + _ROW_H / 2
         parts.append(f'<text x="{_LABEL_W - 8}" y="{mid + 4:.1f}" class="label">'
-                     f'<title>{_e(bar.label)}</title>{_e(_short(bar.label))}</text>')
+                     f'<title>{escape.html(bar.label)}</title>{escape.html(_short(bar.label))}</text>')
         if bar.value is None:
             parts.append(f'<text x="{_LABEL_W + 4}" y="{mid + 4:.1f}" class="value">n/a</text>')
             continue
@@ -101,7 +98,7 @@ def bar_chart(title: str, bars: Sequence[Bar], *, lo: float = 0.0, hi: float | N
                          'class="whisker"/>')
             text += f" [{pattern.format(bar.low)}, {pattern.format(bar.high)}]"
         parts.append(f'<text x="{_LABEL_W + _BAR_W + 8}" y="{mid + 4:.1f}" class="value">'
-                     f'{_e(text)}</text>')
+                     f'{escape.html(text)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -121,9 +118,9 @@ def point_chart(title: str, points: Sequence[Bar], *, pattern: str = "{:.0f}",
     def x(v: float) -> float:
         return _LABEL_W + _BAR_W * (v - lo) / (hi - lo)
 
-    parts = [f'<svg class="chart" id="{_e(chart_id)}" role="img" width="{width}" '
+    parts = [f'<svg class="chart" id="{escape.html(chart_id)}" role="img" width="{width}" '
              f'height="{height}" viewBox="0 0 {width} {height}" '
-             f'xmlns="http://www.w3.org/2000/svg"><title>{_e(title)}</title>']
+             f'xmlns="http://www.w3.org/2000/svg"><title>{escape.html(title)}</title>']
     for tick in nice_ticks(lo, hi):
         parts.append(f'<line x1="{x(tick):.1f}" y1="{_TOP - 4}" x2="{x(tick):.1f}" '
                      f'y2="{height - _AXIS_H + 2}" class="grid"/><text x="{x(tick):.1f}" '
@@ -134,7 +131,7 @@ def point_chart(title: str, points: Sequence[Bar], *, pattern: str = "{:.0f}",
     for row, point in enumerate(points):
         mid = _TOP + row * _ROW_H + _ROW_H / 2
         parts.append(f'<text x="{_LABEL_W - 8}" y="{mid + 4:.1f}" class="label">'
-                     f'<title>{_e(point.label)}</title>{_e(_short(point.label))}</text>')
+                     f'<title>{escape.html(point.label)}</title>{escape.html(_short(point.label))}</text>')
         if point.value is None:
             continue
         text = pattern.format(point.value)
@@ -145,6 +142,6 @@ def point_chart(title: str, points: Sequence[Bar], *, pattern: str = "{:.0f}",
         parts.append(f'<circle cx="{x(point.value):.1f}" cy="{mid:.1f}" r="6" '
                      f'fill="{colour(point.index)}"/>')
         parts.append(f'<text x="{_LABEL_W + _BAR_W + 8}" y="{mid + 4:.1f}" class="value">'
-                     f'{_e(text)}</text>')
+                     f'{escape.html(text)}</text>')
     parts.append("</svg>")
     return "".join(parts)

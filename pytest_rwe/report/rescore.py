@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_rwe.criteria import label
+from pytest_rwe.settings import read_numbers
 from pytest_rwe.stats.rubric import (
     ALL_KEYS,
     COST,
@@ -35,28 +36,8 @@ class RescoreError(ValueError):
 def parse_criterion_values(text: str, *, option: str = "--normalize-max",
                            keys: Sequence[str] = ALL_KEYS) -> dict[str, float]:
     """Parse ``"key=value,key=value"`` into numbers, with errors naming the option and key."""
-    values: dict[str, float] = {}
-    for item in text.split(","):
-        item = item.strip()
-        if not item:
-            continue
-        key, sep, raw = item.partition("=")
-        key, raw = key.strip(), raw.strip()
-        if not sep or not key or not raw:
-            raise ValueError(f"{option}: {item!r} is not key=value; e.g. "
-                             f"{option} {keys[0]}=1.0,{keys[-1]}=2")
-        if key not in keys:
-            raise ValueError(f"{option}: unknown key {key!r}; valid keys: {', '.join(keys)}")
-        if key in values:
-            raise ValueError(f"{option}: {key} is given twice")
-        try:
-            number = float(raw)
-        except ValueError:
-            raise ValueError(f"{option}: {key}={raw!r} is not a number") from None
-        if not math.isfinite(number):
-            raise ValueError(f"{option}: {key}={raw!r} must be a finite number")
-        values[key] = number
-    return values
+    return read_numbers(text, option=option, keys=keys, check="finite", unique=True,
+                        example=f"{option} {keys[0]}=1.0,{keys[-1]}=2")
 
 
 def parse_weights(text: str, *, option: str = "--weights") -> dict[str, float]:

@@ -9,10 +9,10 @@ no provider (replay only, builtin models) has no run section to show.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_rwe import escape
 from pytest_rwe.report.progress import short_names
 
 Line = list[tuple[str, str | None]]
@@ -70,12 +70,11 @@ def run_markdown(report: Mapping[str, Any]) -> list[str]:
     run = _run(report)
     if run is None:
         return []
-    lines = ["### Run", "", html.escape(_totals(run), quote=False) + ".", ""]
+    lines = ["### Run", "", escape.markdown(_totals(run)) + ".", ""]
     rows = _rows(run)
     if rows:
         lines += ["| " + " | ".join(_HEAD) + " |", "| " + " | ".join(["---"] * len(_HEAD)) + " |"]
-        lines += ["| " + " | ".join(html.escape(c, quote=False).replace("|", "\\|")
-                                    for c in row) + " |" for row in rows]
+        lines += ["| " + " | ".join(escape.markdown(c) for c in row) + " |" for row in rows]
         lines.append("")
     return lines
 
@@ -85,10 +84,10 @@ def run_html(report: Mapping[str, Any]) -> str:
     run = _run(report)
     if run is None:
         return ""
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+    rows = "".join("<tr>" + "".join(f"<td>{escape.html(c)}</td>" for c in row) + "</tr>"
                    for row in _rows(run))
-    table = ("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in _HEAD) + "</tr>"
+    table = ("<table><tr>" + "".join(f"<th>{escape.html(h)}</th>" for h in _HEAD) + "</tr>"
              + rows + "</table>") if rows else ""
-    return (f'<h2>Run</h2><p class="meta">{html.escape(_totals(run))}. Concurrency per '
+    return (f'<h2>Run</h2><p class="meta">{escape.html(_totals(run))}. Concurrency per '
             "provider endpoint: the limit adapts to the 429s and overloads the provider "
             "sends, within the ceiling (--rwe-concurrency).</p>" + table)

@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pytest_rwe import escape
 from pytest_rwe.providers.base import GenerationResult, Usage
 from pytest_rwe.redact import key_environ, redact
 from pytest_rwe.store.keys import KEY_VERSION, canonical
@@ -127,11 +128,13 @@ def encode_record(
 
 
 def dump_record(record: Mapping[str, Any]) -> str:
-    """A record as file text: redacted, pretty-printed, sorted keys, trailing newline."""
+    """A record as file text: redacted, pretty-printed, sorted keys, trailing newline; C1
+    controls and DEL as ``\\u`` escapes (``cat`` of a stored reply cannot drive a terminal),
+    every other character as written."""
     # the key variables are read once per record, not once per string
     environ = key_environ()
-    return json.dumps(_redacted(record, environ), indent=2, sort_keys=True,
-                      ensure_ascii=False) + "\n"
+    return escape.json_text(json.dumps(_redacted(record, environ), indent=2, sort_keys=True,
+                                       ensure_ascii=False)) + "\n"
 
 
 @dataclass(frozen=True)
@@ -223,7 +226,7 @@ class StoreStats:
     hits: int = 0  # answered from the store (including entries another worker just wrote)
     misses: int = 0  # calls this process had to make
     writes: int = 0
-    waits: int = 0  # claims that waited for another worker's call
+    waits: int = 0  # reservations that waited for another worker's call
     wait_timeouts: int = 0  # waits that gave up and called anyway
     broken_locks: int = 0  # stale locks removed
     corrupt: int = 0  # unreadable files, treated as misses

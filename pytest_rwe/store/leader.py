@@ -8,7 +8,7 @@ answers in the response store. Under ``--dist load`` (``-n`` alone), ``worksteal
 ``each``, every worker gets the suite's tests from the start and the leader is ``gw0``, which
 imports the SDKs while pytest collects. Under the modes that send a whole file or group to
 one worker (``loadfile``, ``loadscope``, ``loadgroup``) the leader is whichever worker needs
-the engine first: it claims the note below.
+the engine first: it takes the lead by creating the note below.
 
 The leader says what it is doing in ``<store>/.locks/run-<run id>.leader``: ``working``
 (with its pid and host) while planned calls are left, ``done`` after. A follower waits for a
@@ -29,10 +29,12 @@ import contextlib
 import json
 import os
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
+from pytest_rwe import deprecated_method, renamed_attributes
 from pytest_rwe.redact import redact
 from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.lock_files import LockInfo, OwnerCheck, ProcessId, me
@@ -41,14 +43,14 @@ LeaderState = Literal["working", "done"]
 #: what a follower makes of the note: the leader works, is done, or is lost (see lost())
 FollowerView = Literal["working", "done", "lost"]
 #: "first": the leader is the first worker to start its engine (see the module docstring)
-Role = Literal["alone", "leader", "follower", "first"]
+ProcessRole = Literal["alone", "leader", "follower", "first"]
 LEADER_ID = "gw0"  # xdist's first worker; the controller never runs tests
 # xdist modes that hand every worker suite tests from the start, gw0 included
 _EVERY_WORKER_GETS_TESTS = frozenset({"load", "worksteal", "each"})
 
 
 class Deferral(Protocol):
-    """Another process makes some calls of this run (see :meth:`ResponseStore.claim`)."""
+    """Another process makes some calls of this run (see :meth:`ResponseStore.reserve`)."""
 
     def is_working(self) -> bool:
         """Whether it will still make a call that is not stored yet."""
@@ -101,6 +103,11 @@ class RunLeader:
         atomic_write_text(self.path, _note(state))
 
     def claim(self) -> bool:
+        """Deprecated (one release): :meth:`take_lead`."""
+        deprecated_method("RunLeader.claim", "RunLeader.take_lead")
+        return self.take_lead()
+
+    def take_lead(self) -> bool:
         """Become the leader unless another worker already is (atomic: one creator wins)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -190,11 +197,27 @@ def _note(state: LeaderState) -> str:
                        "start": process.start})
 
 
-def worker_role(workerinput: dict[str, object] | None) -> Role:
-    """A process's part in calling models: a plain run, xdist's leader, a follower, or
-    "first" (leader if it is the first worker to start its engine, else a follower)."""
+def process_role(worker_id: str | None, dist: str) -> ProcessRole:
+    """A process's part in calling models, from its xdist worker id (None: not a worker) and
+    how xdist hands out tests: a plain run, xdist's leader, a follower, or "first" (leader
+    if it is the first worker to start its engine, else a follower)."""
+    if worker_id is None:
+        return "alone"
+    if dist not in _EVERY_WORKER_GETS_TESTS:
+        return "first"
+    return "leader" if worker_id == LEADER_ID else "follower"
+
+
+def worker_role(workerinput: dict[str, object] | None) -> ProcessRole:
+    """Deprecated: use :func:`process_role` (``pytest_rwe.plugin.workers.process_role`` reads
+    both from a pytest config)."""
+    warnings.warn("pytest_rwe.store.leader.worker_role is deprecated; use process_role("
+                  "worker_id, dist)", DeprecationWarning, stacklevel=2)
     if not workerinput:
         return "alone"
-    if str(workerinput.get("rwe_dist", "load")) not in _EVERY_WORKER_GETS_TESTS:
-        return "first"
-    return "leader" if workerinput.get("workerid") == LEADER_ID else "follower"
+    return process_role(str(workerinput.get("workerid")),
+                        str(workerinput.get("rwe_dist", "load")))
+
+
+if not TYPE_CHECKING:  # the old names, for one release
+    __getattr__ = renamed_attributes(__name__, {"Role": "ProcessRole"})

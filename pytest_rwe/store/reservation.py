@@ -1,7 +1,7 @@
 """Single flight: each stored call is made once by the processes that share a store.
 
-The claim half of :class:`pytest_rwe.store.ResponseStore` (a mixin it inherits; the store
-holds the state). A claim reads the stored answer, or takes the key's lock
+The reservation half of :class:`pytest_rwe.store.ResponseStore` (a mixin it inherits; the store
+holds the state). A reservation reads the stored answer, or takes the key's lock
 (:mod:`pytest_rwe.store.locks`) and must call; a key another process holds is waited for
 while that process works on it (:mod:`pytest_rwe.store.budget` tells), with one watcher per
 event loop for all the waiting keys (:mod:`pytest_rwe.store.wait`). Under xdist a follower
@@ -17,8 +17,9 @@ import warnings
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from pytest_rwe import deprecated_method, renamed_attributes
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.store.budget import StoreBudget
 from pytest_rwe.store.entry import CallLabel, RequestInfo, StoreMissError, StoreWarning
@@ -28,18 +29,18 @@ from pytest_rwe.store.locks import FlightLocks, RangeLocks, flight_locks
 from pytest_rwe.store.wait import LockWatcher, OwnerState
 
 _DEFER_POLL_S = 0.1
-# a waiter checks its claim again at least this often (the watcher wakes it sooner on news)
+# a waiter checks its reservation again at least this often (the watcher wakes it sooner on news)
 _LOCK_RECHECK_S = 1.0
 _OWNER_RECHECK_S = 0.25
 
 
 @dataclass
-class Claim:
-    """The outcome of :meth:`ResponseStore.claim`.
+class Reservation:
+    """The outcome of :meth:`ResponseStore.reserve`.
 
     ``result`` is a stored response to use without calling the model; when it is None this
     process must call the model, :meth:`ResponseStore.save` a success, and :meth:`release`
-    the claim in any case (``with claim:`` does it). Saving releases it too.
+    the reservation in any case (``with reservation:`` does it). Saving releases it too.
     """
 
     call: CallLabel
@@ -54,7 +55,8 @@ class Claim:
 
     @property
     def locked(self) -> bool:
-        """Whether this claim still holds the key's lock (not after save, release or a timeout)."""
+        """Whether this reservation still holds the key's lock (not after save, release or a
+        timeout)."""
         return (
             self._store is not None
             and self._token is not None
@@ -67,7 +69,7 @@ class Claim:
             self._store._release(self.key, self._token)
         self._token = None
 
-    def __enter__(self) -> Claim:
+    def __enter__(self) -> Reservation:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -108,14 +110,14 @@ class SingleFlight:
     def _stale_owner_s(self) -> float:
         return self.registry.stale_after_s if self.registry is not None else 0.0
 
-    def _try_claim(self, call: CallLabel, key: str) -> Claim | LockInfo | None:
-        """One non-blocking attempt: the claim, or what holds the key's lock (its owner's
+    def _try_reserve(self, call: CallLabel, key: str) -> Reservation | LockInfo | None:
+        """One non-blocking attempt: the reservation, or what holds the key's lock (its owner's
         info; None when that cannot be told)."""
         hit = self._read(call, key)
         if hit is not None:
-            return Claim(call, key, hit)
+            return Reservation(call, key, hit)
         if not self.shared:
-            return Claim(call, key, None)  # this process alone: nobody to wait for
+            return Reservation(call, key, None)  # this process alone: nobody to wait for
         locks = self.locks
         for _ in range(2):  # a second attempt right after breaking a stale lock
             token = locks.acquire(key, self.run_id)
@@ -124,10 +126,10 @@ class SingleFlight:
                 hit = self._read(call, key)
                 if hit is not None:
                     locks.release(key, token)
-                    return Claim(call, key, hit)
+                    return Reservation(call, key, hit)
                 with self._mutex:
                     self._held[key] = token
-                return Claim(call, key, None, self, token)
+                return Reservation(call, key, None, self, token)
             hung = self.registry.hung if self.registry is not None else None
             if not locks.break_if_stale(key, self.stale_lock_after, hung):
                 return locks.holder(key)
@@ -157,21 +159,21 @@ class SingleFlight:
             self._owners[ident] = (state, now)
         return state
 
-    def _claimed(self, claim: Claim, waited: bool) -> Claim:
-        self._count("hits" if claim.result is not None else "misses")
+    def _reserved(self, reservation: Reservation, waited: bool) -> Reservation:
+        self._count("hits" if reservation.result is not None else "misses")
         if waited:
             self._count("waits")
-        return claim
+        return reservation
 
     def _attempts(self, call: CallLabel, key: str, defer: Deferral | None,
-                  wanted: RequestInfo | None = None) -> Generator[Wait, None, Claim]:
-        """Claim attempts: yields how to wait before the next one, returns the claim."""
+                  wanted: RequestInfo | None = None) -> Generator[Wait, None, Reservation]:
+        """Reservation attempts: yields how to wait before the next one, returns the reservation."""
         if self.mode == "none":
             hit = self._read(call, key)
             if hit is None:
                 path = self.path_for(call, key)
                 raise StoreMissError(call, key, path, self.miss_message(call, key, wanted))
-            return self._claimed(Claim(call, key, hit), waited=False)
+            return self._reserved(Reservation(call, key, hit), waited=False)
         deadline = time.monotonic() + self.wait_timeout
         interval = self.poll_interval
         waited = False
@@ -179,7 +181,7 @@ class SingleFlight:
             if defer is not None:
                 hit = self._read(call, key)
                 if hit is not None:
-                    return self._claimed(Claim(call, key, hit), waited)
+                    return self._reserved(Reservation(call, key, hit), waited)
                 failed = defer.failure(key)
                 if failed is not None:
                     raise DeferredCallFailed(failed)
@@ -189,9 +191,9 @@ class SingleFlight:
                     deadline, waited = time.monotonic() + self.wait_timeout, True
                     yield Wait(min(self.poll_interval, _DEFER_POLL_S))
                     continue
-            attempt = self._try_claim(call, key)
-            if isinstance(attempt, Claim):
-                return self._claimed(attempt, waited)
+            attempt = self._try_reserve(call, key)
+            if isinstance(attempt, Reservation):
+                return self._reserved(attempt, waited)
             state = self._owner_state(attempt) if attempt is not None else "unknown"
             if state == "working":
                 # its owner is alive and beating: it will answer or give up within its own
@@ -204,7 +206,7 @@ class SingleFlight:
                     f"{_owner(attempt)} holds the {call.describe()} of {call.model} on "
                     f"study {call.study_id} but has stopped working (no heartbeat for "
                     f"{self._stale_owner_s():g} s); calling the model here"), stacklevel=2)
-                return self._claimed(Claim(call, key, None), waited=True)
+                return self._reserved(Reservation(call, key, None), waited=True)
             elif time.monotonic() >= deadline:
                 # The owner may be stuck; a duplicate call beats a test that never ends.
                 self._count("wait_timeouts")
@@ -213,14 +215,14 @@ class SingleFlight:
                     f"{_owner(attempt)} to make the {call.describe()} of {call.model} on "
                     f"study {call.study_id}, and cannot tell whether it still works on it; "
                     "calling the model here"), stacklevel=2)
-                return self._claimed(Claim(call, key, None), waited=True)
+                return self._reserved(Reservation(call, key, None), waited=True)
             waited = True
             yield Wait(interval, key, attempt)
             interval = min(interval * 1.5, _LOCK_RECHECK_S)
 
-    async def claim(self, call: CallLabel, key: str, *, defer: Deferral | None = None,
-                    wanted: RequestInfo | None = None) -> Claim:
-        """The stored response, or the right to call the model (see :class:`Claim`).
+    async def reserve(self, call: CallLabel, key: str, *, defer: Deferral | None = None,
+                      wanted: RequestInfo | None = None) -> Reservation:
+        """The stored response, or the right to call the model (see :class:`Reservation`).
 
         When another process is calling the model for the same key, wait for its answer
         (see the class docstring for how long). While ``defer.is_working()``, another
@@ -232,11 +234,11 @@ class SingleFlight:
         attempts = self._attempts(call, key, defer, wanted)
         while True:
             # A lock file costs a file creation (up to half a millisecond on a busy disk): in
-            # a thread, so a burst of claims does not stall every call on the loop. A record
-            # lock is a system call of microseconds: no thread needed.
+            # a thread, so a burst of reservations does not stall every call on the loop. A
+            # record lock is a system call of microseconds: no thread needed.
             inline = not self.shared or isinstance(self.locks, RangeLocks)
             step = _advance(attempts) if inline else await asyncio.to_thread(_advance, attempts)
-            if isinstance(step, Claim):
+            if isinstance(step, Reservation):
                 return step
             if step.key is None:
                 await asyncio.sleep(step.seconds)
@@ -254,12 +256,23 @@ class SingleFlight:
         """How many calls wait for another process to answer them (for progress lines)."""
         return sum(watcher.waiting for watcher in list(self._watchers.values()))
 
-    def claim_blocking(self, call: CallLabel, key: str) -> Claim:
-        """:meth:`claim` for synchronous callers (sleeps the thread while waiting)."""
+    def reserve_blocking(self, call: CallLabel, key: str) -> Reservation:
+        """:meth:`reserve` for synchronous callers (sleeps the thread while waiting)."""
         attempts = self._attempts(call, key, None)
-        while not isinstance(step := _advance(attempts), Claim):
+        while not isinstance(step := _advance(attempts), Reservation):
             time.sleep(step.seconds)
         return step
+
+    async def claim(self, call: CallLabel, key: str, *, defer: Deferral | None = None,
+                    wanted: RequestInfo | None = None) -> Reservation:
+        """Deprecated (one release): :meth:`reserve`."""
+        deprecated_method("ResponseStore.claim", "ResponseStore.reserve")
+        return await self.reserve(call, key, defer=defer, wanted=wanted)
+
+    def claim_blocking(self, call: CallLabel, key: str) -> Reservation:
+        """Deprecated (one release): :meth:`reserve_blocking`."""
+        deprecated_method("ResponseStore.claim_blocking", "ResponseStore.reserve_blocking")
+        return self.reserve_blocking(call, key)
 
     def _holds(self, key: str, token: str) -> bool:
         with self._mutex:
@@ -282,7 +295,7 @@ class SingleFlight:
 
 @dataclass(frozen=True)
 class Wait:
-    """How a claim waits before its next attempt: ``seconds`` at most, and for the lock of
+    """How a reservation waits before its next attempt: ``seconds`` at most, and for the lock of
     ``key`` (held by ``owner``) to go, when ``key`` is given."""
 
     seconds: float
@@ -297,10 +310,14 @@ def _owner(info: LockInfo | None) -> str:
     return f"process {info.pid} on {info.host}{run}"
 
 
-def _advance(attempts: Generator[Wait, None, Claim]) -> Wait | Claim:
-    """The next claim attempt: how to wait before another, or the claim."""
+def _advance(attempts: Generator[Wait, None, Reservation]) -> Wait | Reservation:
+    """The next reservation attempt: how to wait before another, or the reservation."""
     try:
         return next(attempts)
     except StopIteration as done:
-        claim: Claim = done.value
-        return claim
+        reservation: Reservation = done.value
+        return reservation
+
+
+if not TYPE_CHECKING:  # the old name, for one release
+    __getattr__ = renamed_attributes(__name__, {"Claim": "Reservation"})

@@ -28,19 +28,18 @@ import time
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pytest_rwe import renamed_attributes
 from pytest_rwe.providers.base import GenerationResult
 from pytest_rwe.settings import STORE_MODES, StoreMode
 from pytest_rwe.store.budget import StoreBudget
 from pytest_rwe.store.changes import what_changed
 from pytest_rwe.store.entry import (
     FORMAT_VERSION,
-    CallKind,
     CallLabel,
     RequestInfo,
     StoredResponse,
-    StoreMissError,
     StoreStats,
     StoreWarning,
     decode_record,
@@ -48,31 +47,12 @@ from pytest_rwe.store.entry import (
     encode_record,
 )
 from pytest_rwe.store.files import atomic_write_text
-from pytest_rwe.store.keys import prompt_sha256, request_key, store_key
 from pytest_rwe.store.layout import legacy_relative_path
-from pytest_rwe.store.leader import Deferral, DeferredCallFailed
+from pytest_rwe.store.leader import Deferral
 from pytest_rwe.store.lock_files import ensure_gitignore
 from pytest_rwe.store.locks import FlightLocks
-from pytest_rwe.store.reservation import Claim, SingleFlight
+from pytest_rwe.store.reservation import SingleFlight
 from pytest_rwe.store.wait import LockWatcher, OwnerState
-
-__all__ = [
-    "RECORD_MODES",
-    "CallKind",
-    "CallLabel",
-    "Claim",
-    "Deferral",
-    "DeferredCallFailed",
-    "RecordMode",
-    "RequestInfo",
-    "ResponseStore",
-    "StoreMissError",
-    "StoreStats",
-    "StoreWarning",
-    "prompt_sha256",
-    "request_key",
-    "store_key",
-]
 
 # the store modes have their home in settings (the options and the integrations name them)
 RecordMode = StoreMode
@@ -85,13 +65,13 @@ class ResponseStore(SingleFlight):
 
     ``run_id`` identifies one test session and must be shared by all its xdist workers (for
     example the controller's start time); in mode ``all`` an entry written under the same run
-    id counts as stored. A claim waits for another process's call while that process is
+    id counts as stored. A reservation waits for another process's call while that process is
     working on it (alive, and with a fresh heartbeat in ``registry``: see
     :mod:`pytest_rwe.store.budget`); a lock whose owner cannot be checked is waited for at
     most ``wait_timeout`` seconds, then the model is called anyway (with a warning naming the
     lock). A lock whose owner died or stopped working, or older than ``stale_lock_after``
     seconds, is broken. ``shared=False`` says no other process uses the store (the caller
-    dedupes in memory), so claims skip the locks. ``locks`` chooses how keys are locked
+    dedupes in memory), so reservations skip the locks. ``locks`` chooses how keys are locked
     (default: :func:`pytest_rwe.store.locks.flight_locks`).
     """
 
@@ -270,7 +250,7 @@ class ResponseStore(SingleFlight):
         prompt: Mapping[str, Any] | None = None,
         messages: tuple[Mapping[str, str], ...] | None = None,
     ) -> Path:
-        """Store a successful ``result`` atomically and release this key's claim.
+        """Store a successful ``result`` atomically and release this key's reservation.
 
         ``server``, ``prompt`` and ``messages``: see :class:`RequestInfo`. Errors are never
         stored: only a :class:`GenerationResult` is accepted. Every string is passed through
@@ -320,15 +300,15 @@ class ResponseStore(SingleFlight):
     ) -> GenerationResult:
         """Replay ``key`` or run ``produce()`` once across workers and store its result.
 
-        An exception from ``produce`` is not stored; it propagates after the claim is
-        released, so a waiting worker makes its own attempt. ``defer``: see :meth:`claim`.
+        An exception from ``produce`` is not stored; it propagates after the reservation is
+        released, so a waiting worker makes its own attempt. ``defer``: see :meth:`reserve`.
         """
         request = RequestInfo(provider, model, settings, prompt_sha256, call.key_repeat,
                               dict(server or {}), prompt, messages)
-        claim = await self.claim(call, key, defer=defer, wanted=request)
-        if claim.result is not None:
-            return claim.result
-        with claim:
+        reservation = await self.reserve(call, key, defer=defer, wanted=request)
+        if reservation.result is not None:
+            return reservation.result
+        with reservation:
             result = await produce()
             # On the loop: a write is a file creation and a rename (a fraction of a
             # millisecond, no fsync), less than the CPU a hop to a thread and back costs.
@@ -351,3 +331,8 @@ class ResponseStore(SingleFlight):
         found = self._load(known)
         if found is not None and found.key == key:
             self._file_under(call, path, found)
+
+
+if not TYPE_CHECKING:  # the old name, for one release
+    __getattr__ = renamed_attributes(__name__,
+                                     {"Claim": "pytest_rwe.store.reservation:Reservation"})

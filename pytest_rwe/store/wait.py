@@ -1,6 +1,6 @@
 """Waiting for another process's call: one watcher per store and event loop.
 
-A claim that finds its key locked by another process waits for the lock to go (the owner
+A reservation that finds its key locked by another process waits for the lock to go (the owner
 saved its answer, or gave up on it). Polling each key on its own costs file checks per key
 and poll, and a second run on the same store may wait on a thousand keys at once; so the
 waits of one store share a :class:`LockWatcher` that lists the lock folder once per tick and

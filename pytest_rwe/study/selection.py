@@ -12,6 +12,7 @@ import fnmatch
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from pytest_rwe.settings import Wording, read_assignments
 from pytest_rwe.study import Measure, Study
 
 # At least this many outcomes makes a study part of the hard subset (RWESummary found
@@ -101,23 +102,16 @@ def parse_select(expressions: Sequence[str], *, option: str = "--rwe-select") ->
     Values are matched case-insensitively with shell wildcards (``id=legend_*``); ``|``
     separates alternatives (``measure=HR|OR``); ``!=`` negates (``source!=legend-htn``).
     """
-    conditions: list[Condition] = []
-    for expression in expressions:
-        for part in filter(None, (p.strip() for p in expression.split(","))):
-            negated = "!=" in part
-            key, sep, value = part.partition("!=" if negated else "=")
-            key, value = key.strip().lower(), value.strip()
-            if not sep or not key or not value:
-                raise SelectError(
-                    f"{option}: cannot read {part!r}; write key=value, e.g. "
-                    f"{option} design=case_series,measure=HR|OR")
-            if key not in TAG_KEYS:
-                raise SelectError(
-                    f"{option}: unknown key {key!r}; use one of {', '.join(TAG_KEYS)}, "
-                    f"e.g. {option} design=case_series")
-            patterns = tuple(p.strip().lower() for p in value.split("|") if p.strip())
-            conditions.append(Condition(key, patterns, negated))
-    return conditions
+    wording = Wording(malformed="{option}: cannot read {part!r}; write key=value, e.g. "
+                                "{example}",
+                      unknown="{option}: unknown key {key!r}; use one of {keys}, "
+                              "e.g. {option} design=case_series")
+    return [Condition(a.key, tuple(p.strip().lower() for p in a.raw.split("|") if p.strip()),
+                      a.op == "!=")
+            for expression in expressions
+            for a in read_assignments(expression, option=option, keys=TAG_KEYS, negation=True,
+                                      lower=True, wording=wording, error=SelectError,
+                                      example=f"{option} design=case_series,measure=HR|OR")]
 
 
 def selected(study: Study, conditions: Sequence[Condition]) -> bool:
