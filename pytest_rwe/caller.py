@@ -10,6 +10,7 @@ the store's budget (:mod:`pytest_rwe.store.budget`) when other processes call to
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import threading
@@ -89,6 +90,10 @@ class Caller:
         self._last_active: dict[str, float] = {}
         self._beats: asyncio.Task[None] | None = None
         self._beat_wanted: asyncio.Event | None = None
+        # The heartbeat's own thread: on the loop's default executor a beat would queue
+        # behind the jurors' diagnostics and the SDK imports, and on a busy machine other
+        # processes would take this live run for a hung one and call its work again.
+        self._beat_thread: concurrent.futures.ThreadPoolExecutor | None = None
         self._in_flight: dict[str, asyncio.Future[GenerationResult]] = {}
         self._sdk_loaded: dict[str, asyncio.Future[None]] = {}
 
@@ -204,10 +209,15 @@ class Caller:
     async def _beat_loop(self) -> None:
         assert self.budget is not None and self._beat_wanted is not None
         budget, wanted = self.budget, self._beat_wanted
+        loop = asyncio.get_running_loop()
+        if self._beat_thread is None:
+            self._beat_thread = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="rwe-heartbeat")
+        beats = self._beat_thread
         while True:
             wanted.clear()
             try:
-                given = await asyncio.to_thread(budget.beat, self._demand())
+                given = await loop.run_in_executor(beats, budget.beat, self._demand())
             except Exception as exc:
                 # A store we cannot write to (or a registry we cannot read) shares nothing;
                 # calls must not stay held back by a budget that will never come.
@@ -244,6 +254,9 @@ class Caller:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._beats
             self._beats = None
+        if self._beat_thread is not None:
+            self._beat_thread.shutdown(wait=False)  # leave() wins over a beat in progress
+            self._beat_thread = None
         if self.budget is not None:
             self.budget.leave()
         for provider in list(self._providers.values()):

@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -181,3 +181,61 @@ def test_a_beat_after_leaving_writes_nothing(tmp_path: Path) -> None:
     # a beat already on its thread when the run closed must not bring the entry back
     assert budget.beat({KEY: Demand(16, 16, 0)}) == {KEY: 16}
     assert not budget.path.exists()
+
+
+def test_the_heartbeat_does_not_queue_behind_the_loops_other_threads(tmp_path: Path) -> None:
+    # On the loop's default executor a beat waited behind the jurors' diagnostics and the SDK
+    # imports; on a busy machine its silence passed 10 s and another process took this live
+    # run for a hung one and made its calls again.
+    import asyncio
+    import threading
+
+    from pytest_rwe.caller import Caller
+    from pytest_rwe.providers.base import (
+        GenerationRequest,
+        GenerationResult,
+        Message,
+        Provider,
+    )
+    from pytest_rwe.providers.registry import register_provider
+    from pytest_rwe.providers.retry import RetryPolicy
+    from pytest_rwe.store import CallLabel, ResponseStore
+
+    class Remote(Provider):
+        name = "beattest"
+
+        async def generate(self, request: GenerationRequest) -> GenerationResult:
+            return GenerationResult("an answer", 0.0)
+
+    register_provider("beattest", Remote)
+    budget = StoreBudget(tmp_path / "store", "run")
+    caller = Caller(store=ResponseStore(tmp_path / "store", "new"), policy=RetryPolicy(),
+                    concurrency=4, budget=budget)
+    release = threading.Event()
+
+    async def run() -> GenerationResult:
+        loop = asyncio.get_running_loop()
+        beaten = asyncio.Event()
+        original = budget.beat
+
+        def beat(demand: Mapping[str, Demand]) -> dict[str, int]:
+            loop.call_soon_threadsafe(beaten.set)
+            return original(demand)
+
+        budget.beat = beat  # type: ignore[method-assign]
+        # every thread of the default executor busy, as under a burst of diagnostics
+        busy = [loop.run_in_executor(None, release.wait) for _ in range(64)]
+        call = asyncio.ensure_future(caller.call(
+            "beattest/m", GenerationRequest(messages=(Message("user", "hi"),)),
+            CallLabel("summary", "s", None, "beattest/m")))
+        try:
+            await asyncio.wait_for(beaten.wait(), 30)  # fails (times out) on the old code
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+        try:
+            return await asyncio.wait_for(call, 30)
+        finally:
+            await caller.aclose()
+
+    assert asyncio.run(run()).text == "an answer"
