@@ -114,6 +114,7 @@ NULL_PHRASE = re.compile(
     r"|\bequivalent\b|\bindistinguishable\b|\bidentical\b|\bequally\b|\bas\s+effective\s+as\b"
     r"|\bnone\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?(?:differed|were\s+(?:statistically\s+)?"
     r"significant|reached\s+(?:statistical\s+)?significance|changed)"
+    r"|\bno\s+(?:[\w-]+\s+){0,3}?(?:outcomes?|endpoints?|measures?)\s+(?:differed|changed)\b"
     r"|\bneither\b[^.;]{0,60}?\bnor\b|\bnot\s+(?:significantly\s+)?associated\b|\bneutral\b"
     r"|\bnull\s+(?:effect|result|association|finding)s?\b|\bno\s+(?:between[-\s]group\s+)?"
     r"difference\s+(?:was|were)\b|\bns\b(?=\s*[),;])|\bn\.s\.",

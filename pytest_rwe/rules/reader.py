@@ -19,7 +19,7 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.sides import RELATIVE, orientation, segment
+from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.text import STOPWORDS, Span, Token, numbers_in
 from pytest_rwe.study import Study
 
@@ -203,14 +203,73 @@ class Reader:
         lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
         last = earlier[-1]
         if lead and (lead[0] in RELATIVE or lead[:2] in (["for", "which"], ["in", "which"])) \
-                and seg_lo - last.positions[-1] <= 3:
+                and (seg_lo - last.positions[-1] <= 3
+                     or self._only_values(last.positions[-1] + 1, seg_lo)):
+            # "a recurrence rate of 53.3% in the A group, which is lower than in B": the
+            # relative pronoun is the value named, over its number and its group
             return last
-        head = _argument_head(tokens, cue, hi)
         outcomes = {m.outcome.key for m in earlier}
+        if len(outcomes) == 1 and cue.start > last.positions[-1] and self._bare_change(cue, hi):
+            return last  # "X increased in both groups, with a greater increase in the A group"
+        head = _argument_head(tokens, cue, hi)
         if head is not None and head[0] in WEAK_WORDS and len(outcomes) == 1 and \
                 head[1] not in ("of", "in", "for") and not head[1][:1].isalpha():
             return last  # "lower scores than the control group", not "lower levels of Y"
         return None
+
+    def _other_side(self, lo: int) -> Side | None:
+        """"The remediation group had a significant decrease in X, whereas in the control
+        group X did not change": one group the study does not name, in a sentence that names
+        only the other group, is the one it has not named."""
+        s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
+        refs = self._refs(s_lo, s_hi)
+        known = {r.group for r in refs if r.group in ("intervention", "control")}
+        unknown = {" ".join(t.norm for t in self.analysis.tokens[r.position:max(r.end,
+                                                                                r.position) + 1])
+                   for r in refs if r.group == "unknown"}
+        if len(known) != 1 or len(unknown) != 1:
+            return None
+        return Side("control" if known == {"intervention"} else "intervention", True)
+
+    def _only_values(self, start: int, end: int) -> bool:
+        """Only a value, its interval and a group's name between two positions: "of 53.3%
+        (95% CI ...) in the sorafenib group"."""
+        depth = 0
+        for pos in range(start, end):
+            tok = self.analysis.tokens[pos]
+            if tok.text in "([":
+                depth += 1
+            elif tok.text in ")]":
+                depth = max(0, depth - 1)
+            elif not depth and not (tok.is_number or pos in self.group_words or tok.text.lower()
+                                    in _VALUE_GLUE):
+                return False
+        return end - start <= 24
+
+    def _bare_change(self, cue: Cue, hi: int) -> bool:
+        """A change noun with no argument of its own ("a greater increase in the A group",
+        "more decrease was seen"), so it is about the outcome the sentence named."""
+        tokens = self.analysis.tokens
+        if tokens[cue.end].text.lower() not in lexicon.CHANGE_NOUNS:
+            return False
+        before = tokens[cue.start - 1].text.lower() if cue.start else ""
+        if cue.start == cue.end and before not in ("a", "an", "significant", "with"):
+            return False  # "this reduction in the control group": the change named before
+        nxt = cue.end + 1
+        if nxt >= hi:
+            return True
+        word = tokens[nxt].text.lower()
+        if word in ("of", "for", "to") or word[0].isalpha() and word not in (
+                "in", "was", "were", "is", "with", "after", "among", "compared", "than",
+                "observed", "seen", "found", "noted"):
+            return False
+        if word in ("in", "among"):
+            after = nxt + 1
+            while after < hi and tokens[after].text.lower() in ("the", "a", "an", "all", "those",
+                                                                  "patients", "participants"):
+                after += 1
+            return after in self.group_words
+        return True
 
     def _pronoun_antecedent(self, cue: Cue, lo: int, s_lo: int) -> Mention | None:
         """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
@@ -285,6 +344,8 @@ class Reader:
                          reason="a change within one group, not a comparison")
         side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design,
                            self._between(cue))
+        if side.reason == UNKNOWN_GROUP:
+            side = self._other_side(lo) or side
         if side.group in ("intervention", "control") and side.explicit:
             self.topic = side.group
         if side.group not in ("intervention", "control"):
@@ -344,6 +405,9 @@ def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | 
         return tokens[pos].norm, following
     return None
 
+
+_VALUE_GLUE = words("% in of the a an for among with group groups arm arms patients , = : was "
+                    "were mean median")
 
 _GENERIC_TARGETS = words("""
 difference differences effect effects change changes result results finding findings outcome
