@@ -55,9 +55,7 @@ def _after_name(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
                 continue
             if tok.is_number and pos - mention.positions[-1] <= 3 and _own_value(tokens, pos, hi):
                 valued = True
-            if word == "and" and _in_range(tokens, pos, hi):
-                pass  # "between $9,500 and $9,800 higher": a range of values, not a list
-            elif word in ("and", "or", ","):
+            if word in ("and", "or", ","):
                 # a conjunction continues a list of names, never a new claim ("A and higher B")
                 nxt = _next_outside(tokens, pos + 1, hi)
                 if nxt is None or (nxt not in mention_at and tokens[nxt].text.lower() not in (
@@ -126,16 +124,6 @@ def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], h
         if word not in ("and", "or", ",") and not word.endswith("ly"):
             items += 1
     return None
-
-
-def _in_range(tokens: Sequence[Token], pos: int, hi: int) -> bool:
-    """"and" between two numbers ("between 9,500 and 9,800", "$4 and $6")."""
-    before = tokens[pos - 1] if pos else None
-    after = pos + 1
-    if after < hi and tokens[after].text in ("$", "\u20ac", "\u00a3", "-", "\u2212"):
-        after += 1
-    return before is not None and (before.is_number or before.text == "%") and after < hi \
-        and tokens[after].is_number
 
 
 def _verb_form(token: Token) -> bool:
