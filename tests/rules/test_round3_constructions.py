@@ -122,3 +122,32 @@ def test_no_outcome_differed_is_a_no_difference_claim() -> None:
     assert judge(study, text, "direction_of_effect").score == 1
     significant = one_outcome("stroke", "4.1 (2.2, 6.0)", "0.001")
     assert judge(significant, text, "completeness").score == 0
+
+
+def test_group_letters_from_the_descriptions_initials() -> None:
+    """"group D" vs "group P" for dexmedetomidine vs propofol: a letter that begins a word of
+    one description only names that group."""
+    text = "The pain score was significantly lower in group D than in group P (p = 0.01)."
+    groups = {"intervention": "dexmedetomidine 0.3 ug/kg", "control": "propofol 1 mg/kg"}
+    assert twins("pain score", text, "lower", **groups) == (1, 0)
+
+
+def test_group_a_and_b_are_an_order_not_initials() -> None:
+    text = "The pain score was significantly lower in group A (p = 0.01)."
+    study = one_outcome("pain score", "4.1 (2.2, 6.0)", "0.001",
+                        intervention="anion textile", control="pure cotton")
+    assert judge(study, text, "direction_of_effect").score == 1
+
+
+def test_group_c_is_the_control_described_as_control() -> None:
+    text = ("The amount of fluid was significantly greater in group I than in group C "
+            "(Table 2).")
+    groups = {"intervention": "continuous goal-directed fluid therapy", "control": "control"}
+    assert twins("amount of fluid", text, "higher", **groups) == (1, 0)
+
+
+def test_an_abbreviation_in_the_singular_of_a_plural_one() -> None:
+    """The name defines "(PEFRs)"; the summary writes "the PEFR"."""
+    name = "peak flow rates (PEFRs)"
+    text = "The PEFR in the drug A group was significantly lower than with placebo (P<0.001)."
+    assert twins(name, text, "lower") == (1, 0)
