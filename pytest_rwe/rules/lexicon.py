@@ -70,7 +70,9 @@ GOODS = re.compile(
     r"range\s+of\s+motion|independence|usability|relief|function(?:ing)?|abstinence|"
     r"health|well[-\s]?being|quality|acuity|appetite|abilit\w*|skills?|acceptance|attention|"
     r"memory|cognition|cognitive|learning|endurance|oxygenation|saturation|healing|"
-    r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence)\b",
+    r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence|"
+    r"fev1|fvc|pefr?|lung\s+function|toleran\w*|tolerated|coordination|dexterity|vitality|"
+    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence))\b",
     re.IGNORECASE)
 # "lived longer", "survived longer": better survival, less death
 LIVED = words("lived survived live survive")

@@ -151,3 +151,16 @@ def test_an_abbreviation_in_the_singular_of_a_plural_one() -> None:
     name = "peak flow rates (PEFRs)"
     text = "The PEFR in the drug A group was significantly lower than with placebo (P<0.001)."
     assert twins(name, text, "lower") == (1, 0)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("forced vital capacity (FVC)",
+     "Trough FVC responses were significantly better with drug A compared with placebo "
+     "(p < 0.001)."),
+    ("tolerance", "Drug A was tolerated significantly better than placebo (P = 0.001)."),
+    ("six-minute walk distance",
+     "The six-minute walk distance improved significantly more with drug A than with placebo "
+     "(p = 0.01)."),
+])
+def test_better_for_an_outcome_whose_good_side_is_higher(name: str, text: str) -> None:
+    assert twins(name, text, "higher") == (1, 0)
