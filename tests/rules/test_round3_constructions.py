@@ -164,3 +164,13 @@ def test_an_abbreviation_in_the_singular_of_a_plural_one() -> None:
 ])
 def test_better_for_an_outcome_whose_good_side_is_higher(name: str, text: str) -> None:
     assert twins(name, text, "higher") == (1, 0)
+
+
+def test_non_before_the_interventions_word_names_the_other_group() -> None:
+    """"lower in implanted than non-implanted eyes": "non-" plus the intervention's own word
+    is the control, not the intervention named on both sides."""
+    text = ("The uveitis recurrence rate was lower in implanted than non-implanted eyes "
+            "(26.5% vs 44.4%; P = 0.0433).")
+    groups = {"intervention": "fluocinolone acetonide implant",
+              "control": "standard-of-care local treatment"}
+    assert twins("uveitis recurrence rate", text, "lower", **groups) == (1, 0)
