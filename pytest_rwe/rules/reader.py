@@ -227,7 +227,8 @@ class Reader:
         """"The remediation group had a significant decrease in X, whereas in the control
         group X did not change": one group the study does not name, in a sentence that names
         only the other group, is the one it has not named."""
-        s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
+        # the sentence by bisection: a scan of every sentence per claim would be quadratic
+        s_lo, s_hi = self.analysis.sentence_of(self.analysis.tokens[lo].start)
         refs = self._refs(s_lo, s_hi)
         known = {r.group for r in refs if r.group in ("intervention", "control")}
         unknown = {" ".join(t.norm for t in self.analysis.tokens[r.position:max(r.end,
@@ -240,6 +241,8 @@ class Reader:
     def _only_values(self, start: int, end: int) -> bool:
         """Only a value, its interval and a group's name between two positions: "of 53.3%
         (95% CI ...) in the sorafenib group"."""
+        if end - start > 24:
+            return False
         depth = 0
         for pos in range(start, end):
             tok = self.analysis.tokens[pos]
@@ -250,7 +253,7 @@ class Reader:
             elif not depth and not (tok.is_number or pos in self.group_words or tok.text.lower()
                                     in VALUE_GLUE or tok.text.lower() in lexicon.FILLER):
                 return False
-        return end - start <= 24
+        return True
 
     def _bare_change(self, cue: Cue, hi: int) -> bool:
         """A change noun with no argument of its own ("a greater increase in the A group",
