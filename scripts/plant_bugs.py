@@ -105,8 +105,8 @@ MUTANTS = (
            "            return Side(antecedent[-1].group, True)", "            pass",
            '"..., which had" no longer refers back'),
     Mutant("unknown_group", R + "sides.py",
-           '        return Side("unknown", True, "the group named is not one of the study\'s '
-           'groups")', '        return Side("intervention", True)',
+           '        return Side("unknown", True, UNKNOWN_GROUP)',
+           '        return Side("intervention", True)',
            "an unknown group read as the intervention"),
     Mutant("p_words", R + "claim_parts.py", "    return value < 0.05\n",
            "    return value < 0.5\n", 'a written "p = 0.24" read as significant'),

@@ -98,7 +98,7 @@ def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], h
     """"X, Y, heart rate and Z were significantly higher": a list of things the study does
     not all name, then one predicate for all of them. Only plain list items (words, commas,
     "and") may come before the copula and its cue."""
-    depth = 0
+    depth = items = 0
     for ahead in range(pos, min(hi, pos + 30)):
         tok = tokens[ahead]
         word = tok.text.lower()
@@ -116,10 +116,20 @@ def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], h
                                   or tokens[after].text.lower().endswith("ly")):
                 after += 1
             return cues.get(after)
+        if ahead in cues and items and _verb_form(tok):
+            return cues[ahead]  # "Both TEF10 and 25/PT significantly decreased"
         if ahead in cues or word in _STOP_AFTER_NAME or word in (";", ":") or (
                 not word[0].isalnum() and word not in (",", "-", "'", "\u2019", "/")):
             return None
+        if word not in ("and", "or", ",") and not word.endswith("ly"):
+            items += 1
     return None
+
+
+def _verb_form(token: Token) -> bool:
+    """A cue that is a finite verb of its own: "decreased", "declined", "rose", "fell"."""
+    word = token.text.lower()
+    return word.endswith("ed") or word in ("rose", "fell", "grew")
 
 
 # Words that end a name's phrase: a relative clause, a new clause, a comparison.
@@ -197,9 +207,71 @@ def attach(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[
             # "similar risks of A, B and C, with no difference for any": the cue the list
             # hangs on comes first; "A and B were higher": no cue before, so the one after
             cue = before.get(mention.positions[0]) or cue
+        if cue is None and not crossed:
+            cue = _through_copula(tokens, mention, at, mention_at, hi)
         if cue is not None:
             out[mention.positions[0]] = cue
     return out
+
+
+_BEFORE_PREDICATE = words("$ ± % between to and - \u2013 \u2212 by about approximately nearly "
+                          "almost around times fold")
+
+
+def _through_copula(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue],
+                    mention_at: dict[int, Mention], hi: int) -> Cue | None:
+    """The name is the subject of a copula whose predicate is the cue, over a longer phrase
+    than :func:`_after_name` crosses: "The prevalence of X among children consuming A was
+    16% (95% CI ...) lower than the control group", "X when the participants were on A was
+    0.018 higher". A clause of its own (a comma, "and the", "which"), another name or a cue
+    before the copula ends the search."""
+    depth, pos, steps, after_when = 0, mention.positions[-1] + 1, 0, False
+    while pos < hi and steps < 16:
+        tok = tokens[pos]
+        word = tok.text.lower()
+        if tok.text in "([":
+            depth += 1
+        elif tok.text in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            if pos in cues or pos in mention_at or word in (",", ";", ":") or (
+                    word in _STOP_AFTER_NAME and word != "when"):
+                return None
+            if word == "and" and pos + 1 < hi and tokens[pos + 1].text.lower() in (
+                    "the", "a", "an", "this", "these", "it", "they", "there"):
+                return None  # "X was measured and the rate was lower": a new subject
+            if word == "when":
+                after_when = True
+            elif word in _COPULA:
+                cue = _predicate(tokens, pos + 1, cues, hi)
+                if cue is not None:
+                    return cue
+                if not after_when:
+                    return None
+                after_when = False  # "when the participants were on A" ends at its copula
+            steps += 1
+        pos += 1
+    return None
+
+
+def _predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], hi: int) -> Cue | None:
+    """The cue a copula's predicate starts with, over adverbs, an amount and its interval:
+    "was significantly (P<0.001) slower", "were between $9,500 and $9,800 higher"."""
+    depth = 0
+    for ahead in range(pos, min(hi, pos + 14)):
+        tok = tokens[ahead]
+        word = tok.text.lower()
+        if tok.text in "([":
+            depth += 1
+        elif tok.text in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            if ahead in cues:
+                return cues[ahead]
+            if not (tok.is_number or word in lexicon.FILLER or word in _BEFORE_PREDICATE
+                    or (word.endswith("ly") and len(word) > 4) or word in _TIME_UNITS):
+                return None
+    return None
 
 
 # ---------------------------------------------------------------- significance after a claim

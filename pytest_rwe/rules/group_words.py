@@ -154,6 +154,9 @@ def vocabulary(study: Study) -> Vocabulary:
         study.picot.get("control"))
     labels = {lab: "intervention" for lab in i_labels - c_labels}
     labels.update({lab: "control" for lab in c_labels - i_labels})
+    if not labels:
+        labels = _initial_letters(study.picot.get("intervention"), study.picot.get("control"))
+        labels.update(_role_letters(study.picot.get("control")))
     capitals = (_capital_initials(study.picot.get("intervention")),
                 _capital_initials(study.picot.get("control")))
     if capitals[0] == capitals[1]:
@@ -162,6 +165,31 @@ def vocabulary(study: Study) -> Vocabulary:
                        tuple(sorted(negated)), frozenset(i_words + i_abbr))
 
 
+
+
+def _initial_letters(intervention: str | None, control: str | None) -> dict[str, str]:
+    """"group D" and "group P" for "dexmedetomidine" vs "propofol": a letter that begins a
+    word of one description only. A and B (an order) and Roman numerals are left out."""
+    def initials(text: str | None) -> set[str]:
+        return {w[0].lower() for w in re.findall(r"[A-Za-z][A-Za-z-]{3,}", text or "")
+                if w.lower() not in STOPWORDS and w.lower() not in GROUP_GENERIC}
+    i_initials, c_initials = initials(intervention), initials(control)
+    out = {}
+    for letter in "cdefghjklmnopqrstuwyz":
+        if (letter in i_initials) != (letter in c_initials):
+            out[letter] = "intervention" if letter in i_initials else "control"
+    return out
+
+
+def _role_letters(control: str | None) -> dict[str, str]:
+    """"group C" and "group I" for a control described as "control", "group P" for
+    placebo: the initials of the roles, when no description labels its group."""
+    found = {w.lower() for w in re.findall(r"[A-Za-z]+", control or "")}
+    if "control" in found:
+        return {"c": "control", "i": "intervention"}
+    if "placebo" in found:
+        return {"p": "control"}
+    return {}
 
 
 _INTERVENTION_ROLE_STEMS = frozenset(stem(w) for w in lexicon.INTERVENTION_ROLES)

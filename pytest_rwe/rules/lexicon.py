@@ -70,7 +70,9 @@ GOODS = re.compile(
     r"range\s+of\s+motion|independence|usability|relief|function(?:ing)?|abstinence|"
     r"health|well[-\s]?being|quality|acuity|appetite|abilit\w*|skills?|acceptance|attention|"
     r"memory|cognition|cognitive|learning|endurance|oxygenation|saturation|healing|"
-    r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence)\b",
+    r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence|"
+    r"fev1|fvc|pefr?|lung\s+function|toleran\w*|tolerated|coordination|dexterity|vitality|"
+    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence))\b",
     re.IGNORECASE)
 # "lived longer", "survived longer": better survival, less death
 LIVED = words("lived survived live survive")
@@ -114,6 +116,7 @@ NULL_PHRASE = re.compile(
     r"|\bequivalent\b|\bindistinguishable\b|\bidentical\b|\bequally\b|\bas\s+effective\s+as\b"
     r"|\bnone\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?(?:differed|were\s+(?:statistically\s+)?"
     r"significant|reached\s+(?:statistical\s+)?significance|changed)"
+    r"|\bno\s+(?:[\w-]+\s+){0,3}?(?:outcomes?|endpoints?|measures?)\s+(?:differed|changed)\b"
     r"|\bneither\b[^.;]{0,60}?\bnor\b|\bnot\s+(?:significantly\s+)?associated\b|\bneutral\b"
     r"|\bnull\s+(?:effect|result|association|finding)s?\b|\bno\s+(?:between[-\s]group\s+)?"
     r"difference\s+(?:was|were)\b|\bns\b(?=\s*[),;])|\bn\.s\.",

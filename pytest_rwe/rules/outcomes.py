@@ -167,7 +167,7 @@ def _alias_candidates(index: OutcomeIndex, text: str, tokens: Sequence[Token], l
             continue
         key = alias_key(word)
         keys = index.aliases.get(key) or index.aliases.get(re.sub(r"\d+$", "", key)) or (
-            index.aliases.get(key[:-1]) if key.endswith("s") else None)
+            index.aliases.get(key[:-1]) if key.endswith("s") else index.aliases.get(key + "s"))
         if not keys:
             continue
         first = bisect.bisect_left(starts, match.start())

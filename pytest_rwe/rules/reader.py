@@ -13,14 +13,20 @@ from dataclasses import replace
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.claim_parts import attach, significance_after
+from pytest_rwe.rules.cue_targets import (
+    GENERIC_TARGETS,
+    VALUE_GLUE,
+    about_nothing,
+    argument_head,
+    polarity,
+)
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
-from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.sides import RELATIVE, orientation, segment
-from pytest_rwe.rules.text import STOPWORDS, Span, Token, numbers_in
+from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
+from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
 _REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group\s+)?"
@@ -203,14 +209,77 @@ class Reader:
         lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
         last = earlier[-1]
         if lead and (lead[0] in RELATIVE or lead[:2] in (["for", "which"], ["in", "which"])) \
-                and seg_lo - last.positions[-1] <= 3:
+                and (seg_lo - last.positions[-1] <= 3
+                     or self._only_values(last.positions[-1] + 1, seg_lo)):
+            # "a recurrence rate of 53.3% in the A group, which is lower than in B": the
+            # relative pronoun is the value named, over its number and its group
             return last
-        head = _argument_head(tokens, cue, hi)
         outcomes = {m.outcome.key for m in earlier}
+        if len(outcomes) == 1 and cue.start > last.positions[-1] and self._bare_change(cue, hi):
+            return last  # "X increased in both groups, with a greater increase in the A group"
+        head = argument_head(tokens, cue, hi)
         if head is not None and head[0] in WEAK_WORDS and len(outcomes) == 1 and \
                 head[1] not in ("of", "in", "for") and not head[1][:1].isalpha():
             return last  # "lower scores than the control group", not "lower levels of Y"
         return None
+
+    def _other_side(self, lo: int) -> Side | None:
+        """"The remediation group had a significant decrease in X, whereas in the control
+        group X did not change": one group the study does not name, in a sentence that names
+        only the other group, is the one it has not named."""
+        # the sentence by bisection: a scan of every sentence per claim would be quadratic
+        s_lo, s_hi = self.analysis.sentence_of(self.analysis.tokens[lo].start)
+        refs = self._refs(s_lo, s_hi)
+        known = {r.group for r in refs if r.group in ("intervention", "control")}
+        unknown = {" ".join(t.norm for t in self.analysis.tokens[r.position:max(r.end,
+                                                                                r.position) + 1])
+                   for r in refs if r.group == "unknown"}
+        if len(known) != 1 or len(unknown) != 1:
+            return None
+        return Side("control" if known == {"intervention"} else "intervention", True)
+
+    def _only_values(self, start: int, end: int) -> bool:
+        """Only a value, its interval and a group's name between two positions: "of 53.3%
+        (95% CI ...) in the sorafenib group"."""
+        if end - start > 24:
+            return False
+        depth = 0
+        for pos in range(start, end):
+            tok = self.analysis.tokens[pos]
+            if tok.text in "([":
+                depth += 1
+            elif tok.text in ")]":
+                depth = max(0, depth - 1)
+            elif not depth and not (tok.is_number or pos in self.group_words or tok.text.lower()
+                                    in VALUE_GLUE or tok.text.lower() in lexicon.FILLER):
+                return False
+        return True
+
+    def _bare_change(self, cue: Cue, hi: int) -> bool:
+        """A change noun with no argument of its own ("a greater increase in the A group",
+        "more decrease was seen"), so it is about the outcome the sentence named."""
+        tokens = self.analysis.tokens
+        if tokens[cue.end].text.lower() not in lexicon.CHANGE_NOUNS:
+            return False
+        before = tokens[cue.start - 1].text.lower() if cue.start else ""
+        if cue.start == cue.end and before not in ("a", "an", "significant", "with") and \
+                before not in lexicon.INTENSIFIERS:
+            return False  # "this reduction in the control group": the change named before
+        nxt = cue.end + 1
+        if nxt >= hi:
+            return True
+        word = tokens[nxt].text.lower()
+        if word in ("of", "for", "to") or (word[0].isalpha() and word not in (
+                "in", "was", "were", "is", "with", "after", "among", "compared", "than",
+                "observed", "seen", "found", "noted")):
+            return False
+        if word in ("in", "among"):
+            after = nxt + 1
+            while after < hi and tokens[after].text.lower() in ("the", "a", "an", "all", "those",
+                                                                  "patients", "participants"):
+                after += 1
+            return after in self.group_words
+        return True
 
     def _pronoun_antecedent(self, cue: Cue, lo: int, s_lo: int) -> Mention | None:
         """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
@@ -218,7 +287,7 @@ class Reader:
         sentence before named."""
         tokens = self.analysis.tokens
         if lo != s_lo or tokens[lo].text.lower() not in ("this", "it") or (
-                lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in _GENERIC_TARGETS
+                lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in GENERIC_TARGETS
                 and tokens[lo + 1].text.lower() not in ("was", "were", "is")):
             return None  # "This difference ...": about whatever was compared, not a name
         before = [(a, b) for a, b in self.analysis.sentences if b <= s_lo and b > a]
@@ -264,7 +333,7 @@ class Reader:
             if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
                 # "more effective", "less beneficial": the adjective's good or bad
                 word = "better" if word in ("more", "greater") else "worse"
-            side_of_good = _polarity(mention.outcome.name, word)
+            side_of_good = polarity(mention.outcome.name, word)
             if side_of_good is not None:
                 # "pain improved": less pain; "better survival": more survival
                 cue = replace(cue, kind=side_of_good)
@@ -285,6 +354,8 @@ class Reader:
                          reason="a change within one group, not a comparison")
         side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design,
                            self._between(cue))
+        if side.reason == UNKNOWN_GROUP:
+            side = self._other_side(lo) or side
         if side.group in ("intervention", "control") and side.explicit:
             self.topic = side.group
         if side.group not in ("intervention", "control"):
@@ -301,7 +372,7 @@ class Reader:
         tokens, text = self.analysis.tokens, self.analysis.text
         cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
                         text[tokens[cue.start].start:tokens[cue.end].end])
-        generic = _about_nothing(tokens, cue, lo, hi, self.in_groups | self.group_words)
+        generic = about_nothing(tokens, cue, lo, hi, self.in_groups | self.group_words)
         significant = cue.significant
         if cue.kind == "null":
             significant = False
@@ -312,59 +383,3 @@ class Reader:
                      else None, cue_span, significant, False, baseline, cue.hedged,
                      grounded=False, reason="no outcome of the study is named",
                      valence=cue.kind == "valence", generic=generic)
-
-
-def _polarity(name: str, word: str) -> str | None:
-    """The direction a valence word means for an outcome: "higher" or "lower", or None."""
-    if (word in lexicon.FASTER or word in lexicon.SLOWER) and lexicon.TIME_NAME.search(name):
-        return "lower" if word in lexicon.FASTER else "higher"
-    good = word in lexicon.GOOD
-    if not good and word not in lexicon.BAD:
-        return None
-    if lexicon.CHANGE_IN_NAME.search(name):
-        return None
-    harm, benefit = bool(lexicon.HARMS.search(name)), bool(lexicon.GOODS.search(name))
-    if harm == benefit:
-        return None
-    return "higher" if good == benefit else "lower"
-
-
-def _argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
-    """The first word after a cue that is not an article or a preposition, stemmed, and the
-    word after it ("" at the clause's end): "lower scores than" -> ("score", "than")."""
-    for pos in range(cue.end + 1, min(hi, cue.end + 4)):
-        word = tokens[pos].text.lower()
-        if word in ("the", "a", "an", "of", "in", "its", "their"):
-            continue
-        if not word[0].isalpha():
-            return None
-        following = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
-        if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and"):
-            following = "."  # the argument ends: a comparison or a group follows
-        return tokens[pos].norm, following
-    return None
-
-
-_GENERIC_TARGETS = words("""
-difference differences effect effects change changes result results finding findings outcome
-outcomes group groups arms arm two both the a an this these that those between in of was were
-is are significant significantly statistically observed found noted seen reduction reductions
-increase increases decrease decreases improvement improvements trend it they all each overall
-primary secondary endpoint endpoints any these those three four five six other none every
-such
-""")
-
-
-def _about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_groups: set[int]
-                   ) -> bool:
-    """The words around the cue name nothing but generic words and groups ("the difference
-    was significant", "the first two were lower with drug A"), so the claim is about
-    whatever the sentence (or the one before) is about."""
-    start = max(lo, cue.start - 4)
-    window = [t for pos, t in enumerate(tokens[start:min(hi, cue.end + 5)], start)
-              if t.text[0].isalpha() and pos not in in_groups]
-    return all(t.text.lower() in _GENERIC_TARGETS or t.text.lower() in STOPWORDS
-               or t.text.lower() in lexicon.UP
-               or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER
-               or t.text.lower() in lexicon.VALENCE or re.fullmatch(r"p", t.text, re.I)
-               for t in window)

@@ -12,6 +12,7 @@ from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token
 
 RELATIVE = words("which who whom whose")
+UNKNOWN_GROUP = "the group named is not one of the study's groups"
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def _side_of(refs: Sequence[GroupRef], cue: Cue) -> Side | None:
             return Side("intervention", True)
         if compared == {"intervention"}:
             return Side("control", True)
-        return Side("unknown", True, "the group named is not one of the study's groups")
+        return Side("unknown", True, UNKNOWN_GROUP)
     if compared == {"control"}:
         return Side("intervention", True)
     if compared == {"intervention"}:

@@ -1,0 +1,75 @@
+"""What a cue is about, read from its own words: the side of good of a valence word for an
+outcome, the head of its argument, and whether the words around it name anything.
+
+Pure functions over tokens; used by :class:`pytest_rwe.rules.reader.Reader`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.cues import Cue
+from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.text import STOPWORDS, Token
+
+__all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "polarity"]
+
+
+def polarity(name: str, word: str) -> str | None:
+    """The direction a valence word means for an outcome: "higher" or "lower", or None."""
+    if (word in lexicon.FASTER or word in lexicon.SLOWER) and lexicon.TIME_NAME.search(name):
+        return "lower" if word in lexicon.FASTER else "higher"
+    good = word in lexicon.GOOD
+    if not good and word not in lexicon.BAD:
+        return None
+    if lexicon.CHANGE_IN_NAME.search(name):
+        return None
+    harm, benefit = bool(lexicon.HARMS.search(name)), bool(lexicon.GOODS.search(name))
+    if harm == benefit:
+        return None
+    return "higher" if good == benefit else "lower"
+
+
+def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
+    """The first word after a cue that is not an article or a preposition, stemmed, and the
+    word after it ("" at the clause's end): "lower scores than" -> ("score", "than")."""
+    for pos in range(cue.end + 1, min(hi, cue.end + 4)):
+        word = tokens[pos].text.lower()
+        if word in ("the", "a", "an", "of", "in", "its", "their"):
+            continue
+        if not word[0].isalpha():
+            return None
+        following = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
+        if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and"):
+            following = "."  # the argument ends: a comparison or a group follows
+        return tokens[pos].norm, following
+    return None
+
+
+VALUE_GLUE = words("% in of the a an for among with group groups arm arms patients , = : was "
+                    "were mean median")
+
+GENERIC_TARGETS = words("""
+difference differences effect effects change changes result results finding findings outcome
+outcomes group groups arms arm two both the a an this these that those between in of was were
+is are significant significantly statistically observed found noted seen reduction reductions
+increase increases decrease decreases improvement improvements trend it they all each overall
+primary secondary endpoint endpoints any these those three four five six other none every
+such
+""")
+
+
+def about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_groups: set[int]
+                   ) -> bool:
+    """The words around the cue name nothing but generic words and groups ("the difference
+    was significant", "the first two were lower with drug A"), so the claim is about
+    whatever the sentence (or the one before) is about."""
+    start = max(lo, cue.start - 4)
+    window = [t for pos, t in enumerate(tokens[start:min(hi, cue.end + 5)], start)
+              if t.text[0].isalpha() and pos not in in_groups]
+    return all(t.text.lower() in GENERIC_TARGETS or t.text.lower() in STOPWORDS
+               or t.text.lower() in lexicon.UP
+               or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER
+               or t.text.lower() in lexicon.VALENCE or re.fullmatch(r"p", t.text, re.I)
+               for t in window)
