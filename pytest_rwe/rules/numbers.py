@@ -17,17 +17,18 @@ from pytest_rwe.rules.approximate import (
     approximations_in,
 )
 from pytest_rwe.rules.claims import Analysis, study_reading
+from pytest_rwe.rules.consistency import estimates_outside_interval, shares_unlike_counts
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.owned import misplaced_share
+from pytest_rwe.rules.owned import misplaced_share, nested
 from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_mentions
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
 _P_CONTEXT = re.compile(r"\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is|:)?\s*(?:[<>≤≥=]=?\s*)?$"
-                        r"|\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is)?\s*(?:less|greater)\s+than"
-                        r"\s*$", re.IGNORECASE)
+                        r"|\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is|all)?\s*(?:(?:less|greater)"
+                        r"\s+than|above|below|over|under|exceeding)\s*$", re.IGNORECASE)
 _LABEL_RE = re.compile(r"\b(?:a?HRs?|a?ORs?|a?RRs?|IRRs?|MDs?|CIs?)\b|\b(?:hazard|odds|risk|rate)"
                        r"\s+ratios?\b|\brelative\s+risks?\b|\b(?:mean\s+)?(?:difference|change)s?"
                        r"\b|\bconfidence\s+intervals?\b|\bestimates?\b")
@@ -123,6 +124,11 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         finding = check_approximation(study, analysis, index, mention_starts, approximation)
         if finding is not None:
             findings.append(finding)
+    flagged = [f.span for f in findings]
+    for contradiction in estimates_outside_interval(text) + shares_unlike_counts(text):
+        span = contradiction.span
+        if not any(s.start < span.end and span.start < s.end for s in flagged):
+            findings.append(NumberFinding(span, "results.outcomes", contradiction.message))
     return sorted(findings, key=lambda f: f.span.start)
 
 
@@ -285,6 +291,9 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
             # same outcome ("10-year CVD mortality (HR 2.46)" with 2.46 the 5-year HR)
             if elsewhere and near is not None and near({e.outcome or "" for e in elsewhere},
                                                        strict):
+                return None
+            if elsewhere and nested(study, local, {e.outcome or "" for e in elsewhere},
+                                        either=False):
                 return None
             timepoint_swap = len(local) == 1 and bool(elsewhere) and all(
                 outcome_name(study, e.outcome or "") == outcome_name(study, next(iter(local)))

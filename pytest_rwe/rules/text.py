@@ -315,7 +315,8 @@ _NUMBER_RE = re.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<tail>(?:st|nd|rd|th)\b|[A-Za-z]+)?"
 )
-_OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater than|more than|over)\s*$",
+_OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater than|more than|over|"
+                          r"above|exceeding)\s*$",
                           re.IGNORECASE)
 _HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
                        r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
@@ -354,7 +355,8 @@ def numbers_in(text: str) -> list[NumberMention]:
         operator = ""
         if op_match:
             operator = {"≤": "<=", "≥": ">=", "less than": "<", "below": "<", "under": "<",
-                        "greater than": ">", "more than": ">", "over": ">"}.get(
+                        "greater than": ">", "more than": ">", "over": ">", "above": ">",
+                        "exceeding": ">"}.get(
                 op_match.group(1).lower(), op_match.group(1))
         decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
         hedged = bool(_HEDGE_RE.search(text[max(0, start - 16):start]))
