@@ -161,7 +161,9 @@ MUTANTS = (
            '"more than three times" accepted for OR 2.71'),
     Mutant("share_points", R + "approximate.py", "SHARE_POINTS = 5.0", "SHARE_POINTS = 10.0",
            '"roughly three quarters" accepted for 81.3%'),
-    Mutant("misplaced_share", R + "owned.py", "    if not others:\n        return None",
+    Mutant("misplaced_share", R + "owned.py",
+           "    if not others or any(nested(study, keys, {e.outcome or \"\"}) for e in others):"
+           "\n        return None",
            "    if True:\n        return None", "a share given to the wrong outcome accepted"),
     Mutant("baseline_by_layout", R + "number_groups.py", "or _valued_group(analysis, number)",
            "or None", '"41.2 years in the controls and 40.9 in the MS patients" swap accepted'),
