@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis, Claim
+from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
@@ -162,6 +163,14 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             continue
         unsure = table or any(sole or (not c.generic and _could_be_about(
             analysis, index, c, key)) for c in loose)
+        if not claims:
+            said_by_value = _estimate_written(analysis, key)
+            if said_by_value == "difference":
+                continue
+            if said_by_value is not None:
+                missing.append(Missing(said_by_value_span(analysis, key), key,
+                                       "as no difference"))
+                continue
         if claims:
             if statuses == {"named"} and unsure:
                 continue
@@ -173,6 +182,59 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
         elif not unsure:
             missing.append(Missing(Span(0, 0, ""), key, "not mentioned"))
     return missing
+
+
+# an estimate written as one: "(HR 1.33)", "HR of 0.76", "nonfatal major (1.49)"
+_ESTIMATE_BEFORE = re.compile(r"(?:\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?|MDs?)|ratios?|"
+                              r"difference)\s*(?:of|was|=|:|,)?\s*$|\(\s*$", re.IGNORECASE)
+
+
+def _estimates(analysis: Analysis, key: str) -> list[Span]:
+    """Where the summary writes this outcome's point estimate, as an estimate, when no other
+    outcome has the same value at that precision."""
+    fact = analysis.facts.get(key)
+    if fact is None or fact.point is None:
+        return []
+    text = analysis.text
+    out = []
+    for number in numbers_in(text):
+        if number.decimals < 1 or number.is_percent or not matches(
+                number.value, number.decimals, fact.point):
+            continue
+        if not _ESTIMATE_BEFORE.search(text[max(0, number.span.start - 12):number.span.start]):
+            continue
+        if any(k != key and f.point is not None and matches(number.value, number.decimals,
+                                                             f.point)
+               for k, f in analysis.facts.items()):
+            continue
+        out.append(number.span)
+    return out
+
+
+def _estimate_written(analysis: Analysis, key: str) -> str | None:
+    """An outcome named in words the juror does not know ("low potassium" for hypokalemia)
+    is still reported when its own estimate is written ("64% lower risk of low potassium (HR
+    0.36)"): "difference", unless the clause says no difference ("null"); None when its
+    estimate is not written."""
+    spans = _estimates(analysis, key)
+    if not spans:
+        return None
+    for span in spans:
+        clause = analysis.clause_of(span.start)
+        if clause is None:
+            return "difference"
+        lo, hi = clause[2].start, clause[2].end
+        null = any(c.cue is not None and lo <= c.cue.start < hi and (
+            c.direction == "null" or c.significant is False) for c in analysis.claims)
+        if not null:
+            return "difference"
+    return "null"
+
+
+def said_by_value_span(analysis: Analysis, key: str) -> Span:
+    """The first place the outcome's estimate is written."""
+    spans = _estimates(analysis, key)
+    return spans[0] if spans else Span(0, 0, "")
 
 
 def describe(name: str, shown: str, p_text: str, said: str) -> str:

@@ -111,7 +111,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             return _named_near(study, analysis, number, local, keys, strict)
 
         problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict,
-                         near)
+                         near) or _shared_bound(index, analysis, mention_starts, number, context)
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
@@ -164,6 +164,40 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     strict = bool(segment) and all(m.full for m in segment) and bool(
         re.fullmatch(r"[^()]*\([^()]*", analysis.text[segment[-1].span.end:number.span.start]))
     return {m.outcome.key for m in chosen}, strict
+
+
+_SHARED_BOUND = re.compile(r"\(\s*(?:all|each|both)\s+(?:with\s+)?p(?:\s*-?\s*values?)?\s*"
+                           r"(?:[<>≤≥]=?|(?:was|were)?\s*(?:less|greater)\s+than|below|above)\s*$",
+                           re.IGNORECASE)
+_EXCEPT = re.compile(r"\b(?:except|apart|other|others|remaining|rest|but)\b", re.IGNORECASE)
+
+
+def _shared_bound(index: StudyIndex, analysis: Analysis, mention_starts: list[int],
+                  number: NumberMention, context: str) -> tuple[str, str] | None:
+    """A bound closing a list, "A (HR 0.76), B (HR 0.66) and C (HR 0.73) (all p < 0.01)",
+    holds for every outcome the clause names before it. Only when the clause writes no other
+    p-value and no exception ("apart from gout, all had p < 0.001")."""
+    if context != "p" or number.operator not in ("<", "<=", ">", ">="):
+        return None
+    text = analysis.text
+    if not _SHARED_BOUND.search(text[max(0, number.span.start - 32):number.span.start]):
+        return None
+    clause = analysis.clause_of(number.span.start)
+    if clause is None:
+        return None
+    span = clause[2]
+    before = text[span.start:number.span.start]
+    if _EXCEPT.search(before) or re.search(r"\bp\s*(?:-?\s*values?)?\s*[=<>≤≥]", before[:-32]
+                                           if len(before) > 32 else "", re.IGNORECASE):
+        return None
+    keys = sorted({m.outcome.key for m in sentence_mentions(analysis, mention_starts,
+                                                            number.span.start)
+                   if span.start <= m.span.start < number.span.start})
+    for entry in index.of_outcomes(keys, "p"):
+        if not _pvalue_fits(number, entry):
+            return (entry.field, f"p {number.operator} {number.span.quote} is written for all of "
+                    f"them, but {entry.field} = {entry.shown}")
+    return None
 
 
 def _prefix(mentions: list[Mention], char: int) -> int:

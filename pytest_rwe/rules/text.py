@@ -100,10 +100,26 @@ _BELOW_RE = re.compile(
     r"\b(?:less|lower|fewer|smaller)\s+than\s+(?=[<>≤≥]?\s*\d)|<=?|≤", re.IGNORECASE)
 
 
+# British spellings written the American way, so "hypokalaemia" names "hypokalemia" and
+# "behavioural" "behavioral" (both sides of a match go through ``stem``)
+_BRITISH = (("aem", "em"), ("aes", "es"), ("oed", "ed"), ("oes", "es"), ("oea", "ea"),
+            ("paed", "ped"), ("foet", "fet"), ("iour", "ior"), ("isation", "ization"),
+            ("ised", "ized"), ("ising", "izing"))
+
+
+def _american(word: str) -> str:
+    if len(word) < 6:
+        return word
+    for british, american in _BRITISH:
+        if british in word:
+            word = word.replace(british, american)
+    return word
+
+
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A light suffix-stripping stem, mapped through the synonym table."""
-    word = word.lower().replace("'", "")
+    word = _american(word.lower().replace("'", ""))
     if word in _SYNONYMS:
         return _SYNONYMS[word]
     if word.isdigit() or len(word) <= 3:

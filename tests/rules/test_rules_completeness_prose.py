@@ -1,0 +1,75 @@
+"""completeness and the numbers shared with it, on constructions of real prose (issue 14).
+The summaries are written for these tests, not copied from labeled sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_rwe.rules import judge
+from pytest_rwe.rules.text import stem
+from pytest_rwe.study import Study, load_study
+
+STUDIES = Path(__file__).resolve().parents[2] / "cases" / "studies"
+METABOLIC = "legend_htn_beta_blockers_vs_thiazide_diuretics_metabolic"
+
+
+def _study(study_id: str) -> Study:
+    return load_study(STUDIES / f"{study_id}.json")
+
+
+def _score(study_id: str, text: str, criterion: str) -> int:
+    return judge(_study(study_id), text, criterion).score
+
+
+def test_british_spellings_name_the_american_outcome() -> None:
+    for british, american in [("hypokalaemia", "hypokalemia"), ("oedema", "edema"),
+                              ("behavioural", "behavioral"), ("paediatric", "pediatric"),
+                              ("anaesthesia", "anesthesia"), ("diarrhoea", "diarrhea")]:
+        assert stem(british) == stem(american)
+    text = ("Beta blockers were associated with less hypokalaemia (HR 0.42) and "
+            "hyponatraemia (HR 0.83) but more hyperkalaemia (HR 1.46) and hypomagnesaemia "
+            "(HR 1.30) than thiazides, and with slightly more abnormal weight gain (HR 1.11, "
+            "p = 0.049) and weight loss (HR 1.09, p = 0.041).")
+    assert _score(METABOLIC, text, "completeness") == 1
+
+
+def test_an_outcome_named_in_other_words_is_reported_by_its_estimate() -> None:
+    study = "legend_htn_hydrochlorothiazide_vs_chlorthalidone_metabolic"
+    text = ("Hydrochlorothiazide users had a 64% lower risk of low potassium (HR 0.36), a 28% "
+            "lower risk of low sodium (HR 0.72) and half the risk of low magnesium (HR 0.49), "
+            "with less gout (HR 0.69) and type 2 diabetes (HR 0.76).")
+    assert _score(study, text, "completeness") == 1
+    # the same words without the estimate say nothing the juror can tie to the outcome
+    dropped = ("Hydrochlorothiazide users had less gout (HR 0.69) and type 2 diabetes "
+               "(HR 0.76); neither weight gain nor weight loss differed.")
+    assert _score(study, dropped, "completeness") == 0
+    # an estimate written in a clause of no difference does not report it
+    null = ("Hydrochlorothiazide users had less gout (HR 0.69), type 2 diabetes (HR 0.76), "
+            "hypokalemia (HR 0.36) and hypomagnesemia (HR 0.49); low sodium (HR 0.72) did "
+            "not differ significantly.")
+    assert _score(study, null, "completeness") == 0
+
+
+def test_a_bound_closing_a_list_holds_for_every_outcome_of_the_list() -> None:
+    study = "legend_htn_dihydropyridine_ccbs_vs_non_dihydropyridine_ccbs_cardiovascular"
+    text = ("Dihydropyridine CCBs reduced heart failure hospitalisation (HR 0.66), MI (HR "
+            "0.76), stroke (HR 0.73) and ischaemic stroke (HR 0.72) compared with "
+            "non-dihydropyridine CCBs (all p < {}).")
+    assert _score(study, text.format("0.05"), "numbers_accurate") == 1
+    assert _score(study, text.format("0.01"), "numbers_accurate") == 0  # MI has p = 0.023
+    apart = ("Dihydropyridine CCBs reduced MI (HR 0.76, p = 0.023), heart failure "
+             "hospitalisation (HR 0.66) and stroke (HR 0.73) (all others p < 0.01).")
+    assert _score(study, apart, "numbers_accurate") == 1
+
+
+def test_a_proportion_in_words_is_checked_against_its_own_outcome() -> None:
+    study = "alberta_multiple_sclerosis_incident_psychiatric_comorbidity"
+    text = ("People with MS had about twice the risk of depression, roughly 1.5 times the "
+            "risk of anxiety and almost three times the risk of bipolar disorder.")
+    assert _score(study, text, "numbers_accurate") == 1
+    wrong = "People with MS had about three times the risk of depression (HR 1.92)."
+    assert _score(study, wrong, "numbers_accurate") == 0
+    fold = ("Children with type 1 diabetes had a 2.7-fold hazard of any psychiatric disorder "
+            "(95% CI 2.2-3.3), with more suicide attempts (HR 2.1).")
+    assert _score("sweden_t1d_children_psychiatric_disorders_diagnosed_1973_1986", fold,
+                  "numbers_accurate") == 1
