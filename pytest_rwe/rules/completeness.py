@@ -168,7 +168,7 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             if said_by_value == "difference":
                 continue
             if said_by_value is not None:
-                missing.append(Missing(said_by_value_span(analysis, key), key,
+                missing.append(Missing(_estimates(analysis, key)[0], key,
                                        "as no difference"))
                 continue
         if claims:
@@ -186,12 +186,14 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
 
 # an estimate written as one: "(HR 1.33)", "HR of 0.76", "nonfatal major (1.49)"
 _ESTIMATE_BEFORE = re.compile(r"(?:\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?|MDs?)|ratios?|"
-                              r"difference)\s*(?:of|was|=|:|,)?\s*$|\(\s*$", re.IGNORECASE)
+                              r"difference)\s*(?:of|was|=|:|,)?\s*(?:[-\u2212]?\d+\.\d+\s*(?:,|and)"
+                              r"\s*){0,3}$|\(\s*$", re.IGNORECASE)
 
 
 def _estimates(analysis: Analysis, key: str) -> list[Span]:
-    """Where the summary writes this outcome's point estimate, as an estimate, when no other
-    outcome has the same value at that precision."""
+    """Where the summary writes this outcome's point estimate, as an estimate ("HR 1.42",
+    "(1.49)", "HRs 1.42, 1.47 and 1.50"), when no other outcome has the same value at that
+    precision (two outcomes sharing a value leave it unsaid which one it reports)."""
     fact = analysis.facts.get(key)
     if fact is None or fact.point is None:
         return []
@@ -201,7 +203,7 @@ def _estimates(analysis: Analysis, key: str) -> list[Span]:
         if number.decimals < 1 or number.is_percent or not matches(
                 number.value, number.decimals, fact.point):
             continue
-        if not _ESTIMATE_BEFORE.search(text[max(0, number.span.start - 12):number.span.start]):
+        if not _ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start]):
             continue
         if any(k != key and f.point is not None and matches(number.value, number.decimals,
                                                              f.point)
@@ -225,16 +227,11 @@ def _estimate_written(analysis: Analysis, key: str) -> str | None:
             return "difference"
         lo, hi = clause[2].start, clause[2].end
         null = any(c.cue is not None and lo <= c.cue.start < hi and (
-            c.direction == "null" or c.significant is False) for c in analysis.claims)
+            c.direction == "null" or (c.direction is None and c.significant is False))
+            for c in analysis.claims)
         if not null:
             return "difference"
     return "null"
-
-
-def said_by_value_span(analysis: Analysis, key: str) -> Span:
-    """The first place the outcome's estimate is written."""
-    spans = _estimates(analysis, key)
-    return spans[0] if spans else Span(0, 0, "")
 
 
 def describe(name: str, shown: str, p_text: str, said: str) -> str:

@@ -11,9 +11,11 @@ estimate written as a magnitude ("fell by 5.7 (95% CI -6.5 to -4.9)") is read bo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pytest_rwe.rules.text import Span
+from pytest_rwe.study import Measure, Study
 
 _NUM = r"[-\u2212]?(?:\d+(?:\.\d+)?|\.\d+)"
 _LABEL = (r"(?:\b(?:a?HRs?|sHR|a?ORs?|a?RRs?|a?PRs?|IRR|MD|RD|SMD|WMD)|\b(?:hazard|odds|risk|"
@@ -77,8 +79,24 @@ def estimates_outside_interval(text: str) -> list[SelfContradiction]:
     return out
 
 
-def shares_unlike_counts(text: str) -> list[SelfContradiction]:
-    """Each "k/n (p%)" or "p% (k/n)" whose share is not k out of n."""
+def printed_shares(study: Study) -> set[tuple[float, float, float]]:
+    """(events, total, percent) as the study prints them: a source may print 93/567 as
+    16.3%, and a summary that copies it is right."""
+    out = set()
+    for outcome in study.outcomes:
+        if outcome.count is None:
+            continue
+        pct = outcome.estimates.get(Measure.PCT)
+        for value in ([pct.value] if pct is not None else []) + [outcome.count.percent]:
+            out.add((float(outcome.count.events), float(outcome.count.total), float(value)))
+    return out
+
+
+def shares_unlike_counts(text: str, printed: Iterable[tuple[float, float, float]] = ()
+                         ) -> list[SelfContradiction]:
+    """Each "k/n (p%)" or "p% (k/n)" whose share is not k out of n (nor the share the study
+    prints for that count, ``printed``)."""
+    printed = list(printed)
     out = []
     for match in _COUNT_SHARE.finditer(text):
         which = ("k", "n", "p") if match.group("k") else ("k2", "n2", "p2")
@@ -87,7 +105,9 @@ def shares_unlike_counts(text: str) -> list[SelfContradiction]:
         if n <= 0 or k > n:
             continue
         tolerance = 10.0 ** -_decimals(written) + 1e-9
-        if abs(100.0 * k / n - _value(written)) > tolerance:
+        copied = any(k == pk and n == pn and abs(_value(written) - pp) <= 0.5 * tolerance
+                     for pk, pn, pp in printed)
+        if abs(100.0 * k / n - _value(written)) > tolerance and not copied:
             span = Span(match.start(), match.end(), match.group(0))
             out.append(SelfContradiction(span, (
                 f"{written}% is not {match.group(which[0])} of {match.group(which[1])} "

@@ -17,7 +17,11 @@ from pytest_rwe.rules.approximate import (
     approximations_in,
 )
 from pytest_rwe.rules.claims import Analysis, study_reading
-from pytest_rwe.rules.consistency import estimates_outside_interval, shares_unlike_counts
+from pytest_rwe.rules.consistency import (
+    estimates_outside_interval,
+    printed_shares,
+    shares_unlike_counts,
+)
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
@@ -125,7 +129,8 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         if finding is not None:
             findings.append(finding)
     flagged = [f.span for f in findings]
-    for contradiction in estimates_outside_interval(text) + shares_unlike_counts(text):
+    for contradiction in (estimates_outside_interval(text)
+                          + shares_unlike_counts(text, printed_shares(study))):
         span = contradiction.span
         if not any(s.start < span.end and span.start < s.end for s in flagged):
             findings.append(NumberFinding(span, "results.outcomes", contradiction.message))

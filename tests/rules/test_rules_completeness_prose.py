@@ -73,3 +73,25 @@ def test_a_proportion_in_words_is_checked_against_its_own_outcome() -> None:
             "(95% CI 2.2-3.3), with more suicide attempts (HR 2.1).")
     assert _score("sweden_t1d_children_psychiatric_disorders_diagnosed_1973_1986", fold,
                   "numbers_accurate") == 1
+
+
+def test_estimates_listed_after_one_label_report_their_outcomes() -> None:
+    study = "fuwai_pci_high_thrombotic_risk_ischemic_outcomes"
+    text = ("High thrombotic risk came with more MACE (HR 1.56), device-oriented events (HR "
+            "1.52), cardiac death (HR 1.85), MI (HR 2.05), target-vessel MI (HR 2.18), stent "
+            "thrombosis (HR 2.47), stroke (HR 1.47) and target-lesion, target-vessel and any "
+            "revascularization (HRs 1.50, 1.47 and 1.42).")
+    verdict = judge(_study(study), text, "completeness")
+    # 1.42 is any revascularization's alone (1.47 is also stroke's, so that one says nothing)
+    assert "any revascularization" not in verdict.explanation, verdict.explanation
+
+
+def test_a_clause_with_a_direction_and_a_wrong_p_is_not_a_clause_of_no_difference() -> None:
+    study = "fuwai_pci_high_thrombotic_risk_ischemic_outcomes"
+    text = ("High thrombotic risk came with more MACE (HR 1.56), device-oriented events (HR "
+            "1.52), and more cardiac death (HR 1.85; 95% CI 1.13 to 3.03; p = 0.14), MI (HR "
+            "2.05), target-vessel MI (HR 2.18), stent thrombosis (HR 2.47), stroke (HR 1.47) "
+            "and any, target-vessel and "
+            "target-lesion revascularization (HR 1.42, 1.47, 1.50).")
+    verdict = judge(_study(study), text, "completeness")
+    assert "any revascularization" not in verdict.explanation, verdict.explanation

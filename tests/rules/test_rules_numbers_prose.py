@@ -97,3 +97,36 @@ def test_a_share_between_two_outcomes_is_not_given_to_the_first() -> None:
             "- 10% had been readmitted and 7% had a thromboembolic event.")
     assert _numbers(study, text) == 1
     assert _numbers(study, "At six months 17% had a thromboembolic event.") == 0
+
+
+def test_a_share_the_study_prints_for_its_count_is_accepted() -> None:
+    # the source prints 93/567 as 16.3% (16.40% exactly): copying it is right
+    study = "turkey_maintenance_hemodialysis_covid19_hospitalized_case_series"
+    assert _numbers(study, "In-hospital death occurred in 93/567 patients (16.3%).") == 1
+    assert _numbers(study, "In-hospital death occurred in 93/567 patients (18.3%).") == 0
+    assert _numbers(study, "ICU admission: 134/567 (16.3%).") == 0
+
+
+def test_numbers_in_a_groups_own_parenthesis_are_that_groups() -> None:
+    study = "shenzhen_osteoporosis_dementia_full_cohort"  # men: 27.5% with, 45.7% without
+    text = ("Adults with osteoporosis (9,605 people, mean age 72.8, {}% men) versus no "
+            "osteoporosis (166,545, mean age 70.5, {}% men) had more dementia (HR 1.80).")
+    assert _numbers(study, text.format("27.5", "45.7")) == 1
+    assert _numbers(study, text.format("45.7", "27.5")) == 0
+
+
+def test_a_size_right_after_vs_is_the_named_groups() -> None:
+    study = "lumbar_disc_herniation_surgery_vs_nonsurgery_disability_quality_of_life"
+    text = "Surgery or not for disc herniation ({} operated vs {} nonsurgical patients)."
+    assert _numbers(study, text.format("57", "71")) == 1
+    assert _numbers(study, text.format("71", "57")) == 0
+
+
+def test_sizes_the_juror_cannot_place_raise_no_alarm() -> None:
+    # "1,402 without": the group "cancer" already has its number
+    assert _numbers("aspera_r_cancer_breakthrough_stroke_on_oac",
+                    "In this registry (247 with cancer, 1,402 without), outcomes were "
+                    "compared at 90 days.") == 1
+    # both sides read as the same group: the reader cannot tell them apart
+    assert _numbers("h_pylori_infection_diabetes_daiko_japan_cross_sectional",
+                    "Participants: 1,878 antibody-positive vs 3,287 antibody-negative.") == 1
