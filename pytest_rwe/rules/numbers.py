@@ -16,6 +16,7 @@ from pytest_rwe.rules.approximate import (
     HEDGE_TOLERANCE,
     approximations_in,
 )
+from pytest_rwe.rules.at_time import wrong_timepoint
 from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.consistency import (
     estimates_outside_interval,
@@ -127,6 +128,10 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
     for approximation in approximations:
         finding = check_approximation(study, analysis, index, mention_starts, approximation)
         if finding is not None:
+            findings.append(finding)
+    flagged = [f.span for f in findings]
+    for finding in wrong_timepoint(study, index, text, numbers.items):
+        if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]
     for contradiction in (estimates_outside_interval(text)

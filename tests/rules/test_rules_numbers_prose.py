@@ -9,6 +9,7 @@ import pytest
 
 from pytest_rwe.rules import judge
 from pytest_rwe.rules.approximate import approximations_in
+from pytest_rwe.rules.at_time import written_time
 from pytest_rwe.rules.consistency import estimates_outside_interval, shares_unlike_counts
 from pytest_rwe.rules.text import numbers_in
 from pytest_rwe.study import Study, load_study
@@ -130,3 +131,24 @@ def test_sizes_the_juror_cannot_place_raise_no_alarm() -> None:
     # both sides read as the same group: the reader cannot tell them apart
     assert _numbers("h_pylori_infection_diabetes_daiko_japan_cross_sectional",
                     "Participants: 1,878 antibody-positive vs 3,287 antibody-negative.") == 1
+
+
+def test_a_value_written_for_another_timepoint_is_caught() -> None:
+    study = "iscgm_t2d_basal_or_oral_therapy_case_series"  # -0.4 at 3 months, -0.6 at 6
+    assert _numbers(study, "HbA1c fell by 0.4 at 3 months and by 0.6 at 6 months.") == 1
+    assert _numbers(study, "HbA1c fell by 0.6 at 3 months and by 0.4 at 6 months.") == 0
+    assert _numbers(study, "HbA1c dropped 0.6% by three months (p = 0.003).") == 0
+    assert _numbers(study, "At 3 months HbA1c was 0.6 points lower than at baseline.") == 0
+    assert _numbers(study, "At 6 months HbA1c was 0.6 points lower than at baseline.") == 1
+
+
+def test_a_timepoint_after_the_next_value_is_not_the_first_values() -> None:
+    study = "noar_nodules_inflammatory_polyarthritis_mortality"
+    text = ("All-cause death HR 2.19 (1.18-4.05) at 5 yrs and 2.12 (1.33-3.37) at 10 yrs; CVD "
+            "death HR 2.46 (0.91-6.71) at 5 yrs and 2.28 (1.17-4.46) at 10 yrs.")
+    assert _numbers(study, text) == 1
+    # a phrase before the value reaches it only when nothing links it to an earlier one
+    [later] = [n for n in numbers_in("HR 2.19 at 5 years and 2.12 overall") if n.value == 2.12]
+    assert written_time("HR 2.19 at 5 years and 2.12 overall", later) is None
+    [first] = [n for n in numbers_in("At 5 years HbA1c fell by 2.12") if n.value == 2.12]
+    assert written_time("At 5 years HbA1c fell by 2.12", first) == 5 * 365.25
