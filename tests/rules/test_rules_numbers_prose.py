@@ -152,3 +152,11 @@ def test_a_timepoint_after_the_next_value_is_not_the_first_values() -> None:
     assert written_time("HR 2.19 at 5 years and 2.12 overall", later) is None
     [first] = [n for n in numbers_in("At 5 years HbA1c fell by 2.12") if n.value == 2.12]
     assert written_time("At 5 years HbA1c fell by 2.12", first) == 5 * 365.25
+
+
+def test_a_ratio_with_the_groups_swapped_is_its_inverse() -> None:
+    study = "legend_htn_dihydropyridine_ccbs_vs_non_dihydropyridine_ccbs_cardiovascular"
+    text = ("Compared with dihydropyridine CCBs, non-dihydropyridine CCBs carried a higher risk "
+            "of heart failure hospitalisation (HR {}, 95% CI 1.30-1.72).")  # 0.66 (0.58, 0.77)
+    assert _numbers(study, text.format("1.52")) == 1
+    assert _numbers(study, text.format("1.62")) == 0
