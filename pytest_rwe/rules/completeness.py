@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
-from pytest_rwe.rules.text import Span, numbers_in
+from pytest_rwe.rules.text import NumberMention, Span, numbers_in
+from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Study
 
 # a number followed by a unit of time is when an outcome was measured, and one followed by
@@ -190,24 +191,40 @@ _ESTIMATE_BEFORE = re.compile(r"(?:\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?|
                               r"\s*){0,3}$|\(\s*$", re.IGNORECASE)
 
 
+def _as_written(number: NumberMention, text: str, fact: Fact) -> bool:
+    """The number is this fact's estimate as a summary writes one: the point after a label
+    ("HR 1.42", "(1.49)", "HRs 1.42, 1.47 and 1.50"), or a ratio's percent change beside a
+    word of change ("64% lower", "a 21% increase")."""
+    if fact.point is None:
+        return False
+    if number.is_percent:
+        if not fact.is_ratio or not _CHANGE_AFTER.match(text[number.span.end:
+                                                             number.span.end + 30]):
+            return False
+        change = abs(fact.point - 1.0) * 100.0
+        return number.value >= 5 and matches(number.value, number.decimals, change)
+    return number.decimals >= 1 and matches(number.value, number.decimals, fact.point) and \
+        bool(_ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start]))
+
+
+_CHANGE_AFTER = re.compile(r"\s*(?:%|percent|per\s+cent)\s*(?:\w+\s+)?(?:lower|higher|less|more|"
+                           r"greater|fewer|reduc\w*|increas\w*|decreas\w*|excess|rise|drop)\b",
+                           re.IGNORECASE)
+
+
 def _estimates(analysis: Analysis, key: str) -> list[Span]:
-    """Where the summary writes this outcome's point estimate, as an estimate ("HR 1.42",
-    "(1.49)", "HRs 1.42, 1.47 and 1.50"), when no other outcome has the same value at that
-    precision (two outcomes sharing a value leave it unsaid which one it reports)."""
+    """Where the summary writes this outcome's estimate (see ``_as_written``), when no other
+    outcome has the same value at that precision (two outcomes sharing a value leave it
+    unsaid which one it reports)."""
     fact = analysis.facts.get(key)
     if fact is None or fact.point is None:
         return []
     text = analysis.text
     out = []
     for number in numbers_in(text):
-        if number.decimals < 1 or number.is_percent or not matches(
-                number.value, number.decimals, fact.point):
+        if not _as_written(number, text, fact):
             continue
-        if not _ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start]):
-            continue
-        if any(k != key and f.point is not None and matches(number.value, number.decimals,
-                                                             f.point)
-               for k, f in analysis.facts.items()):
+        if any(k != key and _as_written(number, text, f) for k, f in analysis.facts.items()):
             continue
         out.append(number.span)
     return out

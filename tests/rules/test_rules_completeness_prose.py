@@ -95,3 +95,11 @@ def test_a_clause_with_a_direction_and_a_wrong_p_is_not_a_clause_of_no_differenc
             "target-lesion revascularization (HR 1.42, 1.47, 1.50).")
     verdict = judge(_study(study), text, "completeness")
     assert "any revascularization" not in verdict.explanation, verdict.explanation
+
+
+def test_an_outcome_in_other_words_is_reported_by_its_percent_change() -> None:
+    study = "legend_htn_hydrochlorothiazide_vs_chlorthalidone_metabolic"
+    text = ("Hydrochlorothiazide users had {}28% less low sodium, 51% less low magnesium, 31% "
+            "less gout and 24% less new diabetes than chlorthalidone users.")
+    assert _score(study, text.format("64% less low potassium, "), "completeness") == 1
+    assert _score(study, text.format(""), "completeness") == 0
