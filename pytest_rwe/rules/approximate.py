@@ -67,6 +67,10 @@ _LOWER_AFTER = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:lower|less|fewer|reduc\w*|dec
                           r"declin\w*|smaller)\b", re.IGNORECASE)
 _HIGHER_AFTER = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:higher|more|greater|increas\w*|elevat\w*|"
                            r"larger|excess)\b", re.IGNORECASE)
+_CUT_BY = re.compile(r"\b(?:cut|reduc\w*|lower\w*|decreas\w*|fell|fall\w*|dropp\w*|declin\w*|"
+                     r"shrank|drop)\s+(?:\w+\s+){0,2}?by\s*$", re.IGNORECASE)
+_RAISED_BY = re.compile(r"\b(?:rais\w*|rose|ris\w*|increas\w*|grew|grow\w*|higher|elevat\w*)\s+"
+                        r"(?:\w+\s+){0,2}?by\s*$", re.IGNORECASE)
 _RATIO_AFTER = re.compile(r"^\s*(?:of\s+)?(?:the|their|its)\s+(?:\w+\s+)?(?:risk|odds|hazard|"
                           r"rate|incidence|likelihood|chance)\b", re.IGNORECASE)
 _PEOPLE_AFTER = re.compile(
@@ -163,7 +167,12 @@ def approximations_in(text: str) -> list[Approximation]:
         fraction = _FRACTIONS[words[-1]]
         after = match.group("after")
         qualifier = _qualifier(match)
-        if _RATIO_AFTER.match(after):
+        before = text[max(0, match.start() - 32):match.start()]
+        if _CUT_BY.search(before):
+            kind, value = "reduction", fraction  # "the risk was cut by more than two-thirds"
+        elif _RAISED_BY.search(before):
+            kind, value = "increase", fraction
+        elif _RATIO_AFTER.match(after):
             kind, value = "ratio", fraction  # "a third of the risk": the ratio itself
         elif _LOWER_AFTER.match(after):
             kind, value = "reduction", fraction

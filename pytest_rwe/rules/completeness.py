@@ -17,10 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis, Claim
-from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
-from pytest_rwe.rules.text import NumberMention, Span, numbers_in
-from pytest_rwe.rules.truth import Fact
+from pytest_rwe.rules.reported import estimate_written, estimates, only_examined
+from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
 # a number followed by a unit of time is when an outcome was measured, and one followed by
@@ -72,8 +71,16 @@ def _result_written(text: str, sentence: Span) -> bool:
 
 
 def tabular(text: str) -> bool:
-    """A table fragment ("X | 24.6 | 27.1 | 0.04"): rows the juror cannot read as prose."""
-    return "|" in text or text.count("\n") >= 2
+    """A table fragment ("X | 24.6 | 27.1 | 0.04", or rows of numbers): text the juror cannot
+    read as prose. A bulleted list ("- Gout: HR 0.69, p = 0.003") is prose, line by line."""
+    if "|" in text or "\t" in text:
+        return True
+    rows = 0
+    for line in text.splitlines():
+        numbers = len(numbers_in(line))
+        words = len(re.findall(r"[A-Za-z]{2,}", line))
+        rows += numbers >= 3 and numbers >= words
+    return rows >= 2
 
 
 def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:
@@ -159,17 +166,19 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             said = status(claim, analysis.text, sentence, cued)
             if said == "named" and _loose_difference_near(analysis, claim):
                 said = "bare"
+            elif said == "bare" and only_examined(analysis, claim):
+                said = "named"  # "X was also examined alongside Y, and Z did not differ"
             statuses.add(said)
         if statuses & {"difference", "bare"}:
             continue
         unsure = table or any(sole or (not c.generic and _could_be_about(
             analysis, index, c, key)) for c in loose)
         if not claims:
-            said_by_value = _estimate_written(analysis, key)
+            said_by_value = estimate_written(analysis, key, frozenset(by_outcome))
             if said_by_value == "difference":
                 continue
             if said_by_value is not None:
-                missing.append(Missing(_estimates(analysis, key)[0], key,
+                missing.append(Missing(estimates(analysis, key, frozenset(by_outcome))[0], key,
                                        "as no difference"))
                 continue
         if claims:
@@ -183,72 +192,6 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
         elif not unsure:
             missing.append(Missing(Span(0, 0, ""), key, "not mentioned"))
     return missing
-
-
-# an estimate written as one: "(HR 1.33)", "HR of 0.76", "nonfatal major (1.49)"
-_ESTIMATE_BEFORE = re.compile(r"(?:\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?|MDs?)|ratios?|"
-                              r"difference)\s*(?:of|was|=|:|,)?\s*(?:[-\u2212]?\d+\.\d+\s*(?:,|and)"
-                              r"\s*){0,3}$|\(\s*$", re.IGNORECASE)
-
-
-def _as_written(number: NumberMention, text: str, fact: Fact) -> bool:
-    """The number is this fact's estimate as a summary writes one: the point after a label
-    ("HR 1.42", "(1.49)", "HRs 1.42, 1.47 and 1.50"), or a ratio's percent change beside a
-    word of change ("64% lower", "a 21% increase")."""
-    if fact.point is None:
-        return False
-    if number.is_percent:
-        if not fact.is_ratio or not _CHANGE_AFTER.match(text[number.span.end:
-                                                             number.span.end + 30]):
-            return False
-        change = abs(fact.point - 1.0) * 100.0
-        return number.value >= 5 and matches(number.value, number.decimals, change)
-    return number.decimals >= 1 and matches(number.value, number.decimals, fact.point) and \
-        bool(_ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start]))
-
-
-_CHANGE_AFTER = re.compile(r"\s*(?:%|percent|per\s+cent)\s*(?:\w+\s+)?(?:lower|higher|less|more|"
-                           r"greater|fewer|reduc\w*|increas\w*|decreas\w*|excess|rise|drop)\b",
-                           re.IGNORECASE)
-
-
-def _estimates(analysis: Analysis, key: str) -> list[Span]:
-    """Where the summary writes this outcome's estimate (see ``_as_written``), when no other
-    outcome has the same value at that precision (two outcomes sharing a value leave it
-    unsaid which one it reports)."""
-    fact = analysis.facts.get(key)
-    if fact is None or fact.point is None:
-        return []
-    text = analysis.text
-    out = []
-    for number in numbers_in(text):
-        if not _as_written(number, text, fact):
-            continue
-        if any(k != key and _as_written(number, text, f) for k, f in analysis.facts.items()):
-            continue
-        out.append(number.span)
-    return out
-
-
-def _estimate_written(analysis: Analysis, key: str) -> str | None:
-    """An outcome named in words the juror does not know ("low potassium" for hypokalemia)
-    is still reported when its own estimate is written ("64% lower risk of low potassium (HR
-    0.36)"): "difference", unless the clause says no difference ("null"); None when its
-    estimate is not written."""
-    spans = _estimates(analysis, key)
-    if not spans:
-        return None
-    for span in spans:
-        clause = analysis.clause_of(span.start)
-        if clause is None:
-            return "difference"
-        lo, hi = clause[2].start, clause[2].end
-        null = any(c.cue is not None and lo <= c.cue.start < hi and (
-            c.direction == "null" or (c.direction is None and c.significant is False))
-            for c in analysis.claims)
-        if not null:
-            return "difference"
-    return "null"
 
 
 def describe(name: str, shown: str, p_text: str, said: str) -> str:

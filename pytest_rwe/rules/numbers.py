@@ -171,8 +171,11 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
                                                             number.span.start]):
         segment = nearest
     chosen = segment or in_sentence[:cut]
+    # "hypokalemia (HR 2.72", "gout at 30 days (RR 1.97": the name, a few words, then the
+    # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
     strict = bool(segment) and all(m.full for m in segment) and bool(
-        re.fullmatch(r"[^()]*\([^()]*", analysis.text[segment[-1].span.end:number.span.start]))
+        re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
+                     analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
     return {m.outcome.key for m in chosen}, strict
 
 
@@ -264,7 +267,7 @@ def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> lis
     found = index.near(kinds, written - reach, written + reach)
     if number.scale != 1.0:
         found += index.near(kinds, number.value - reach, number.value + reach)
-    return [e for e in found if _fits(number, e)]
+    return [e for e in found if _fits(number, e) and e.role != "inverse"]
 
 
 def _pvalue_fits(number: NumberMention, entry: Entry) -> bool:
@@ -316,7 +319,7 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
         bound = context == "p" and number.operator in ("<", "<=", ">", ">=")
         if local:
             own = index.of_outcomes(local, *kinds)
-            if any(fit(number, e) for e in own if not role or e.role in (role, "")):
+            if any(fit(number, e) for e in own if not role or e.role in (role, "", "inverse")):
                 return None
             moved = [e for e in own if fit(number, e)]
             if moved:
@@ -330,7 +333,7 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
             elsewhere = [e for e in (_all_p(index) if context == "p" else
                                      _near(index, number, kinds))
                          if e.outcome is not None and e.outcome not in local and fit(number, e)
-                         and (not role or e.role in (role, ""))]
+                         and (not role or e.role in (role, "")) and e.role != "inverse"]
             # one outcome named at its timepoint, the number another timepoint's value of the
             # same outcome ("10-year CVD mortality (HR 2.46)" with 2.46 the 5-year HR)
             if elsewhere and near is not None and near({e.outcome or "" for e in elsewhere},

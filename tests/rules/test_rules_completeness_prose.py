@@ -103,3 +103,29 @@ def test_an_outcome_in_other_words_is_reported_by_its_percent_change() -> None:
             "less gout and 24% less new diabetes than chlorthalidone users.")
     assert _score(study, text.format("64% less low potassium, "), "completeness") == 1
     assert _score(study, text.format(""), "completeness") == 0
+
+
+def test_a_shared_value_written_once_more_than_its_named_owners_reports_the_other() -> None:
+    study = "legend_htn_arbs_vs_beta_blockers_metabolic"  # gout and hypomagnesemia: HR 0.85
+    text = ("Patients starting an ARB instead of a beta blocker had about 12% less low "
+            "potassium, {}15% less gout and 11% less abnormal weight loss.")
+    assert _score(study, text.format("15% less low magnesium and "), "completeness") == 1
+    assert _score(study, text.format(""), "completeness") == 0
+
+
+def test_a_bulleted_list_is_read_as_prose() -> None:
+    study = "legend_htn_arbs_vs_dihydropyridine_ccbs_neuropsychiatric"
+    text = ("ARBs vs dihydropyridine CCBs:\n- Impotence: lower with ARBs (HR 0.91; p = 0.021)\n"
+            "- Anxiety, dementia, headache, decreased libido: no significant difference\n"
+            "- Baseline SBP 140.2 vs 142.5 mmHg")
+    assert _score(study, text, "completeness") == 0  # depression (p = 0.031) is left out
+
+
+def test_an_outcome_only_examined_is_not_reported() -> None:
+    study = "legend_htn_arbs_vs_beta_blockers_kidney_liver"
+    text = ("ARB initiators had less hepatic failure (HR 0.61, 0.46-0.81) and end-stage renal "
+            "disease (HR 0.65, 0.50-0.86) than beta-blocker initiators. Acute renal failure was "
+            "also {} chronic kidney disease, with rhabdomyolysis at HR 0.75 (p = 0.214).")
+    # the sentence writes a result, but not acute renal failure's
+    assert _score(study, text.format("examined alongside"), "completeness") == 0
+    assert _score(study, text.format("lower (HR 0.87), unlike"), "completeness") == 1

@@ -160,3 +160,18 @@ def test_a_ratio_with_the_groups_swapped_is_its_inverse() -> None:
             "of heart failure hospitalisation (HR {}, 95% CI 1.30-1.72).")  # 0.66 (0.58, 0.77)
     assert _numbers(study, text.format("1.52")) == 1
     assert _numbers(study, text.format("1.62")) == 0
+
+
+def test_a_fraction_after_cut_by_is_a_reduction() -> None:
+    [cut] = approximations_in("with the risk cut by more than two-thirds (HR 0.37)")
+    assert cut.kind == "reduction" and not cut.admits(0.63) and cut.admits(0.70)
+    [rose] = approximations_in("the odds rose by a quarter (OR 1.26)")
+    assert rose.kind == "increase" and rose.admits(0.26)
+
+
+def test_a_number_after_other_words_is_not_bound_to_the_names_before_them() -> None:
+    # "heart attacks" is not a name the juror knows; 0.80 is the MI hazard ratio
+    study = "legend_htn_arbs_vs_non_dihydropyridine_ccbs_cardiovascular"
+    text = ("People who started an ARB had fewer heart-failure admissions, lower cardiovascular "
+            "and overall death rates, and 20% fewer heart attacks (HR 0.80).")
+    assert _numbers(study, text) == 1
