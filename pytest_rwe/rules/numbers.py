@@ -17,13 +17,14 @@ from pytest_rwe.rules.approximate import (
     approximations_in,
 )
 from pytest_rwe.rules.at_time import wrong_timepoint
+from pytest_rwe.rules.bounds import fits, pvalue_fits, shared_bound
 from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.consistency import (
     estimates_outside_interval,
     printed_shares,
     shares_unlike_counts,
 )
-from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
+from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.owned import misplaced_share, nested
@@ -116,7 +117,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             return _named_near(study, analysis, number, local, keys, strict)
 
         problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict,
-                         near) or _shared_bound(index, analysis, mention_starts, number, context)
+                         near) or shared_bound(index, analysis, mention_starts, number, context)
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
@@ -179,40 +180,6 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     return {m.outcome.key for m in chosen}, strict
 
 
-_SHARED_BOUND = re.compile(r"\(\s*(?:all|each|both)\s+(?:with\s+)?p(?:\s*-?\s*values?)?\s*"
-                           r"(?:[<>≤≥]=?|(?:was|were)?\s*(?:less|greater)\s+than|below|above)\s*$",
-                           re.IGNORECASE)
-_EXCEPT = re.compile(r"\b(?:except|apart|other|others|remaining|rest|but)\b", re.IGNORECASE)
-
-
-def _shared_bound(index: StudyIndex, analysis: Analysis, mention_starts: list[int],
-                  number: NumberMention, context: str) -> tuple[str, str] | None:
-    """A bound closing a list, "A (HR 0.76), B (HR 0.66) and C (HR 0.73) (all p < 0.01)",
-    holds for every outcome the clause names before it. Only when the clause writes no other
-    p-value and no exception ("apart from gout, all had p < 0.001")."""
-    if context != "p" or number.operator not in ("<", "<=", ">", ">="):
-        return None
-    text = analysis.text
-    if not _SHARED_BOUND.search(text[max(0, number.span.start - 32):number.span.start]):
-        return None
-    clause = analysis.clause_of(number.span.start)
-    if clause is None:
-        return None
-    span = clause[2]
-    before = text[span.start:number.span.start]
-    if _EXCEPT.search(before) or re.search(r"\bp\s*(?:-?\s*values?)?\s*[=<>≤≥]", before[:-32]
-                                           if len(before) > 32 else "", re.IGNORECASE):
-        return None
-    keys = sorted({m.outcome.key for m in sentence_mentions(analysis, mention_starts,
-                                                            number.span.start)
-                   if span.start <= m.span.start < number.span.start})
-    for entry in index.of_outcomes(keys, "p"):
-        if not _pvalue_fits(number, entry):
-            return (entry.field, f"p {number.operator} {number.span.quote} is written for all of "
-                    f"them, but {entry.field} = {entry.shown}")
-    return None
-
-
 def _prefix(mentions: list[Mention], char: int) -> int:
     lo, hi = 0, len(mentions)
     while lo < hi:
@@ -239,23 +206,6 @@ def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> b
         _NULL_TALK.search(clause.quote))
 
 
-def _tolerance(number: NumberMention, value: float) -> float:
-    """How far a written number may be from a study value: half a unit of its last digit;
-    a hedged number ("about 0.9") also HEDGE_TOLERANCE of the value, whichever is wider."""
-    tolerance = 0.5 * 10.0 ** (-number.decimals) + 1e-9
-    if number.hedged:
-        tolerance = max(tolerance, HEDGE_TOLERANCE * abs(value) + 1e-9)
-    return float(tolerance)
-
-
-def _fits(number: NumberMention, entry: Entry) -> bool:
-    written = number.value * number.scale
-    if number.hedged and abs(written - entry.value) <= _tolerance(number, entry.value):
-        return True
-    return matches(written, number.decimals, entry.value) or (
-        number.scale != 1.0 and matches(number.value, number.decimals, entry.value))
-
-
 def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:
     """The entries of ``kinds`` a number could fit (a sorted lookup, then the exact test)."""
     written = number.value * number.scale
@@ -267,15 +217,7 @@ def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> lis
     found = index.near(kinds, written - reach, written + reach)
     if number.scale != 1.0:
         found += index.near(kinds, number.value - reach, number.value + reach)
-    return [e for e in found if _fits(number, e) and e.role != "inverse"]
-
-
-def _pvalue_fits(number: NumberMention, entry: Entry) -> bool:
-    if number.operator in ("<", "<="):
-        return entry.value <= number.value + 1e-12
-    if number.operator in (">", ">="):
-        return entry.value >= number.value - 1e-12 and not entry.shown.lstrip().startswith("<")
-    return _fits(number, entry)
+    return [e for e in found if fits(number, e) and e.role != "inverse"]
 
 
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")
@@ -315,7 +257,7 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
     written = number.span.quote
     if context in ("p", "effect"):
         kinds: tuple[Kind, ...] = ("p",) if context == "p" else _EFFECT_KINDS
-        fit = _pvalue_fits if context == "p" else _fits
+        fit = pvalue_fits if context == "p" else fits
         bound = context == "p" and number.operator in ("<", "<=", ">", ">=")
         if local:
             own = index.of_outcomes(local, *kinds)
@@ -375,7 +317,7 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
         candidates = _near(index, number, [k for k in index.kinds if k != "p"])
     else:
         candidates = _near(index, number, index.kinds)
-    if candidates or (number.operator and any(_pvalue_fits(number, e) for e in _all_p(index))):
+    if candidates or (number.operator and any(pvalue_fits(number, e) for e in _all_p(index))):
         return None
     nearest = _nearest(number, [e for e in index.entries if e.kind != "derived"])
     return (nearest.field if nearest else "study",
