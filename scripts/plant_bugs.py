@@ -27,7 +27,7 @@ TESTS = ("tests/test_rules_behaviours.py", "tests/test_rules.py", "tests/test_ru
          "tests/test_rules_claims_report.py", "tests/test_summarizer.py",
          "tests/test_values.py", "tests/test_study.py", "tests/test_redact.py",
          "tests/test_findings.py", "tests/test_calibrate_labeled.py",
-         "tests/test_evidence_inference.py")
+         "tests/test_evidence_inference.py", "tests/rules")
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,9 @@ MUTANTS = (
            '"more than three times" accepted for OR 2.71'),
     Mutant("share_points", R + "approximate.py", "SHARE_POINTS = 5.0", "SHARE_POINTS = 10.0",
            '"roughly three quarters" accepted for 81.3%'),
-    Mutant("misplaced_share", R + "owned.py", "    if not others:\n        return None",
+    Mutant("misplaced_share", R + "owned.py",
+           "    if not others or any(nested(study, keys, {e.outcome or \"\"}) for e in others):"
+           "\n        return None",
            "    if True:\n        return None", "a share given to the wrong outcome accepted"),
     Mutant("baseline_by_layout", R + "number_groups.py", "or _valued_group(analysis, number)",
            "or None", '"41.2 years in the controls and 40.9 in the MS patients" swap accepted'),
@@ -198,7 +200,7 @@ MUTANTS = (
            '        return False, False  # "Telmisartan, but not',
            '"A, but not B, reduced X" read as both groups'),
     # numbers
-    Mutant("p_bound_lt", R + "numbers.py", "return entry.value <= number.value + 1e-12",
+    Mutant("p_bound_lt", R + "bounds.py", "return entry.value <= number.value + 1e-12",
            "return entry.value >= number.value - 1e-12", '"p < 0.01" accepted for p = 0.018'),
     Mutant("p_bound_own", R + "numbers.py", "            if bound and own:",
            "            if False and own:", "a bound held by another outcome accepted"),
@@ -217,6 +219,18 @@ MUTANTS = (
            "a finding's offsets swapped"),
     Mutant("quote_loose_match", R + "quotes.py", "    at = folded.find(needle) if needle else -1",
            "    at = -1", "a quote differing in case or spacing not found"),
+    Mutant("interval_outside", R + "consistency.py",
+           "        if _outside(point, low, high, tolerance) and _outside(-point, low, high, "
+           "tolerance):", "        if False:", '"PR 1.25 (1.33-1.74)" accepted'),
+    Mutant("timepoint_written", R + "at_time.py",
+           "            if fits and all(o is not at[0] for o, _ in fits):",
+           "            if False:", "a value written for another time point accepted"),
+    Mutant("nested_names", R + "owned.py", "    return any(a and b and a != b and (b <= a or "
+           "(either and a <= b))", "    return any(a and b and a != b and False",
+           '"fatal (HR 1.33)" read as a value moved from another outcome'),
+    Mutant("reported_by_estimate", R + "reported.py", "    if own:\n        return own",
+           "    if False:\n        return own", '"64% lower risk of low potassium (HR 0.36)" '
+           "called not mentioned"),
 )
 
 

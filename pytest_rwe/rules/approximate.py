@@ -67,6 +67,12 @@ _LOWER_AFTER = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:lower|less|fewer|reduc\w*|dec
                           r"declin\w*|smaller)\b", re.IGNORECASE)
 _HIGHER_AFTER = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:higher|more|greater|increas\w*|elevat\w*|"
                            r"larger|excess)\b", re.IGNORECASE)
+_CUT_BY = re.compile(r"\b(?:cut|reduc\w*|lower\w*|decreas\w*|fell|fall\w*|dropp\w*|declin\w*|"
+                     r"shrank|drop)\s+(?:\w+\s+){0,2}?by\s*$", re.IGNORECASE)
+_RAISED_BY = re.compile(r"\b(?:rais\w*|rose|ris\w*|increas\w*|grew|grow\w*|higher|elevat\w*)\s+"
+                        r"(?:\w+\s+){0,2}?by\s*$", re.IGNORECASE)
+_RATIO_AFTER = re.compile(r"^\s*(?:of\s+)?(?:the|their|its)\s+(?:\w+\s+)?(?:risk|odds|hazard|"
+                          r"rate|incidence|likelihood|chance)\b", re.IGNORECASE)
 _PEOPLE_AFTER = re.compile(
     r"^\s*(?:of\s+(?:the\s+|all\s+|these\s+)?(?:\w+[\s-]+){0,2}?(?:patients|participants|"
     r"subjects|people|persons|users|women|men|children|adults|cohort|group|sample|cases|eyes|"
@@ -74,7 +80,8 @@ _PEOPLE_AFTER = re.compile(
 _SHARE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10}
 _SHARE = re.compile(r"\b" + _QUALIFIER + r"(?P<k>one|two|three|four|five|six|seven|eight|nine|\d)"
-                    r"\s+(?:in|out\s+of)\s+(?P<n>two|three|four|five|six|seven|eight|nine|ten|"
+                    r"\s+(?:(?:patient|person|participant|adult|child|woman|man|case|eye)\s+)?"
+                    r"(?:in|out\s+of)\s+(?P<n>two|three|four|five|six|seven|eight|nine|ten|"
                     r"\d{1,2})\b", re.IGNORECASE)
 _BELOW = ("nearly", "almost", "just under", "a little under", "close to", "under", "less than")
 _OVER = ("more than", "over", "at least", "just over", "well over")
@@ -160,7 +167,14 @@ def approximations_in(text: str) -> list[Approximation]:
         fraction = _FRACTIONS[words[-1]]
         after = match.group("after")
         qualifier = _qualifier(match)
-        if _LOWER_AFTER.match(after):
+        before = text[max(0, match.start() - 32):match.start()]
+        if _CUT_BY.search(before):
+            kind, value = "reduction", fraction  # "the risk was cut by more than two-thirds"
+        elif _RAISED_BY.search(before):
+            kind, value = "increase", fraction
+        elif _RATIO_AFTER.match(after):
+            kind, value = "ratio", fraction  # "a third of the risk": the ratio itself
+        elif _LOWER_AFTER.match(after):
             kind, value = "reduction", fraction
         elif _HIGHER_AFTER.match(after):
             kind, value = "increase", fraction

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.name_index import OutcomeIndex
+from pytest_rwe.rules.reported import estimate_written, estimates, only_examined
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -70,8 +71,16 @@ def _result_written(text: str, sentence: Span) -> bool:
 
 
 def tabular(text: str) -> bool:
-    """A table fragment ("X | 24.6 | 27.1 | 0.04"): rows the juror cannot read as prose."""
-    return "|" in text or text.count("\n") >= 2
+    """A table fragment ("X | 24.6 | 27.1 | 0.04", or rows of numbers): text the juror cannot
+    read as prose. A bulleted list ("- Gout: HR 0.69, p = 0.003") is prose, line by line."""
+    if "|" in text or "\t" in text:
+        return True
+    rows = 0
+    for line in text.splitlines():
+        numbers = len(numbers_in(line))
+        words = len(re.findall(r"[A-Za-z]{2,}", line))
+        rows += numbers >= 3 and numbers >= words
+    return rows >= 2
 
 
 def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:
@@ -157,11 +166,21 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             said = status(claim, analysis.text, sentence, cued)
             if said == "named" and _loose_difference_near(analysis, claim):
                 said = "bare"
+            elif said == "bare" and only_examined(analysis, claim):
+                said = "named"  # "X was also examined alongside Y, and Z did not differ"
             statuses.add(said)
         if statuses & {"difference", "bare"}:
             continue
         unsure = table or any(sole or (not c.generic and _could_be_about(
             analysis, index, c, key)) for c in loose)
+        if not claims:
+            said_by_value = estimate_written(analysis, key, frozenset(by_outcome))
+            if said_by_value == "difference":
+                continue
+            if said_by_value is not None:
+                missing.append(Missing(estimates(analysis, key, frozenset(by_outcome))[0], key,
+                                       "as no difference"))
+                continue
         if claims:
             if statuses == {"named"} and unsure:
                 continue

@@ -65,8 +65,13 @@ _DAYS = {"da": 1.0, "we": 7.0, "mo": 365.25 / 12, "ye": 365.25}
 
 def _ratio_derivations(outcome: Outcome, value: float, field: str) -> list[Entry]:
     # "HR 0.76" may be written "24% lower"; "HR 2.72" as "172% higher" or "2.7-fold".
+    # with the groups swapped ("ARBs vs ACE inhibitors: HR 1.32" for 0.76) it is 1 / HR
+    # (role "inverse": accepted for the outcome it is written for, never as another's value)
+    inverse = [Entry(round(1 / value, 10), "derived", field, outcome.key, f"1 / {value:g}",
+                     "inverse")] if value > 0 else []
     return [Entry(round((1 - value) * 100, 10), "derived", field, outcome.key, f"1 - {value:g}"),
-            Entry(round((value - 1) * 100, 10), "derived", field, outcome.key, f"{value:g} - 1")]
+            Entry(round((value - 1) * 100, 10), "derived", field, outcome.key, f"{value:g} - 1"),
+            *inverse]
 
 
 @dataclass

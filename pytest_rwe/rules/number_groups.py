@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis
 from pytest_rwe.rules.group_values import group_values
+from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.text import NumberMention, Span, stem
 from pytest_rwe.study import Study
@@ -94,6 +95,9 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
     if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE):
         # "chlorthalidone (n = 36,918)": the group named right before the parenthesis.
         return last.group if last and at - last_end <= 6 else None
+    described = _described_group(analysis, refs, at, lo)
+    if described is not None:
+        return described
     if after:
         gap = range(at + 1, after[0].position)
         if len(gap) <= 4 and all(tokens[i].norm in _BRIDGE for i in gap):
@@ -103,10 +107,60 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
                                _PHRASE_END or (tokens[i].is_number and i > at + 1
                                                and "," in tokens[i].text)), hi)
             sides = {g.group for g in after if g.position < phrase_end and not g.comparison}
+            if not sides and not gap and after[0].comparison and tokens[at - 1].text.lower() in (
+                    "vs", "versus", "and", "with") and not any(
+                    g.group == after[0].group for g in before if g.position > at - 6):
+                # "71 surgical vs 57 nonsurgical patients"; not "1,878 antibody-positive vs
+                # 3,287 antibody-negative", both read as one group
+                return after[0].group
             return after[0].group if len(sides) == 1 else None
     if last and not last.comparison and at - last_end <= 4 and all(
-            tokens[i].norm in _BEFORE_BRIDGE for i in range(last_end + 1, at)):
-        return last.group  # "chlorthalidone users numbered 36,918"
+            tokens[i].norm in _BEFORE_BRIDGE for i in range(last_end + 1, at)) and not any(
+            tokens[i].is_number for i in range(max(lo, last.position - 3), last.position)):
+        # "chlorthalidone users numbered 36,918"; not "247 with cancer, 1,402 without", where
+        # the group already has its number
+        return last.group
+    return None
+
+
+_PAIRING = frozenset(["and", "vs", "versus", "respectively", "/", "or"])
+
+
+def described_group(analysis: Analysis, number: NumberMention) -> str | None:
+    """The group whose description in parentheses holds the number (see below)."""
+    clause = analysis.clause_of(number.span.start)
+    if clause is None:
+        return None
+    lo, hi, _span = clause
+    at = min(hi, max(lo, bisect.bisect_left(analysis.token_starts, number.span.start)))
+    starts = [g.position for g in analysis.groups]
+    refs = analysis.groups[bisect.bisect_left(starts, lo):bisect.bisect_left(starts, hi)]
+    return _described_group(analysis, refs, at, lo)
+
+
+def _described_group(analysis: Analysis, refs: list[GroupRef], at: int, lo: int
+                     ) -> str | None:
+    """A number inside the parenthesis that follows a group's name is that group's: "A
+    (9,605 people, mean age 72.8, 45.7% men) versus B (166,545, ...)". Not when the
+    parenthesis names a group itself ("(247 with cancer, 1,402 without)")."""
+    tokens = analysis.tokens
+    depth = 0
+    for pos in range(at - 1, lo - 1, -1):
+        text = tokens[pos].text
+        if text in ")]":
+            depth += 1
+        elif text in "([":
+            if depth:
+                depth -= 1
+                continue
+            close = next((i for i in range(pos + 1, len(tokens)) if tokens[i].text in ")]"),
+                         len(tokens))
+            if any(pos < max(r.position, r.end) and r.position < close for r in refs) or any(
+                    tokens[i].text.lower() in _PAIRING for i in range(pos + 1, close)):
+                return None  # "(247 with cancer, 1,402 without)", "(735,657 and 206,570)"
+            owner = [r for r in refs if max(r.position, r.end) == pos - 1 and not r.between]
+            return owner[-1].group if len(owner) == 1 and owner[0].group in (
+                "intervention", "control") else None
     return None
 
 
@@ -164,7 +218,8 @@ def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Nu
     # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order, or by
     # the groups named beside each value ("23.6% in the A group vs 34.0% with B")
     group = (_pair_group(study, analysis, numbers, number, name) if numbers.in_list(number)
-             else _group_of(analysis, number)) or _valued_group(analysis, number)
+             else _group_of(analysis, number)) or _valued_group(analysis, number) or \
+        described_group(analysis, number)
     if group is None or group == own:
         return None
     return NumberFinding(number.span, field, (

@@ -16,18 +16,25 @@ from pytest_rwe.rules.approximate import (
     HEDGE_TOLERANCE,
     approximations_in,
 )
+from pytest_rwe.rules.at_time import wrong_timepoint
+from pytest_rwe.rules.bounds import fits, pvalue_fits, shared_bound
 from pytest_rwe.rules.claims import Analysis, study_reading
-from pytest_rwe.rules.index import Entry, Kind, StudyIndex, matches
+from pytest_rwe.rules.consistency import (
+    estimates_outside_interval,
+    printed_shares,
+    shares_unlike_counts,
+)
+from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.owned import misplaced_share
+from pytest_rwe.rules.owned import misplaced_share, nested
 from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_mentions
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
 _P_CONTEXT = re.compile(r"\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is|:)?\s*(?:[<>≤≥=]=?\s*)?$"
-                        r"|\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is)?\s*(?:less|greater)\s+than"
-                        r"\s*$", re.IGNORECASE)
+                        r"|\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is|all)?\s*(?:(?:less|greater)"
+                        r"\s+than|above|below|over|under|exceeding)\s*$", re.IGNORECASE)
 _LABEL_RE = re.compile(r"\b(?:a?HRs?|a?ORs?|a?RRs?|IRRs?|MDs?|CIs?)\b|\b(?:hazard|odds|risk|rate)"
                        r"\s+ratios?\b|\brelative\s+risks?\b|\b(?:mean\s+)?(?:difference|change)s?"
                        r"\b|\bconfidence\s+intervals?\b|\bestimates?\b")
@@ -110,7 +117,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             return _named_near(study, analysis, number, local, keys, strict)
 
         problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict,
-                         near)
+                         near) or shared_bound(index, analysis, mention_starts, number, context)
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
@@ -123,6 +130,16 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         finding = check_approximation(study, analysis, index, mention_starts, approximation)
         if finding is not None:
             findings.append(finding)
+    flagged = [f.span for f in findings]
+    for finding in wrong_timepoint(study, index, text, numbers.items):
+        if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
+            findings.append(finding)
+    flagged = [f.span for f in findings]
+    for contradiction in (estimates_outside_interval(text)
+                          + shares_unlike_counts(text, printed_shares(study))):
+        span = contradiction.span
+        if not any(s.start < span.end and span.start < s.end for s in flagged):
+            findings.append(NumberFinding(span, "results.outcomes", contradiction.message))
     return sorted(findings, key=lambda f: f.span.start)
 
 
@@ -155,8 +172,11 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
                                                             number.span.start]):
         segment = nearest
     chosen = segment or in_sentence[:cut]
+    # "hypokalemia (HR 2.72", "gout at 30 days (RR 1.97": the name, a few words, then the
+    # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
     strict = bool(segment) and all(m.full for m in segment) and bool(
-        re.fullmatch(r"[^()]*\([^()]*", analysis.text[segment[-1].span.end:number.span.start]))
+        re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
+                     analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
     return {m.outcome.key for m in chosen}, strict
 
 
@@ -186,23 +206,6 @@ def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> b
         _NULL_TALK.search(clause.quote))
 
 
-def _tolerance(number: NumberMention, value: float) -> float:
-    """How far a written number may be from a study value: half a unit of its last digit;
-    a hedged number ("about 0.9") also HEDGE_TOLERANCE of the value, whichever is wider."""
-    tolerance = 0.5 * 10.0 ** (-number.decimals) + 1e-9
-    if number.hedged:
-        tolerance = max(tolerance, HEDGE_TOLERANCE * abs(value) + 1e-9)
-    return float(tolerance)
-
-
-def _fits(number: NumberMention, entry: Entry) -> bool:
-    written = number.value * number.scale
-    if number.hedged and abs(written - entry.value) <= _tolerance(number, entry.value):
-        return True
-    return matches(written, number.decimals, entry.value) or (
-        number.scale != 1.0 and matches(number.value, number.decimals, entry.value))
-
-
 def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:
     """The entries of ``kinds`` a number could fit (a sorted lookup, then the exact test)."""
     written = number.value * number.scale
@@ -214,15 +217,7 @@ def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> lis
     found = index.near(kinds, written - reach, written + reach)
     if number.scale != 1.0:
         found += index.near(kinds, number.value - reach, number.value + reach)
-    return [e for e in found if _fits(number, e)]
-
-
-def _pvalue_fits(number: NumberMention, entry: Entry) -> bool:
-    if number.operator in ("<", "<="):
-        return entry.value <= number.value + 1e-12
-    if number.operator in (">", ">="):
-        return entry.value >= number.value - 1e-12 and not entry.shown.lstrip().startswith("<")
-    return _fits(number, entry)
+    return [e for e in found if fits(number, e) and e.role != "inverse"]
 
 
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")
@@ -262,11 +257,11 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
     written = number.span.quote
     if context in ("p", "effect"):
         kinds: tuple[Kind, ...] = ("p",) if context == "p" else _EFFECT_KINDS
-        fit = _pvalue_fits if context == "p" else _fits
+        fit = pvalue_fits if context == "p" else fits
         bound = context == "p" and number.operator in ("<", "<=", ">", ">=")
         if local:
             own = index.of_outcomes(local, *kinds)
-            if any(fit(number, e) for e in own if not role or e.role in (role, "")):
+            if any(fit(number, e) for e in own if not role or e.role in (role, "", "inverse")):
                 return None
             moved = [e for e in own if fit(number, e)]
             if moved:
@@ -280,11 +275,14 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
             elsewhere = [e for e in (_all_p(index) if context == "p" else
                                      _near(index, number, kinds))
                          if e.outcome is not None and e.outcome not in local and fit(number, e)
-                         and (not role or e.role in (role, ""))]
+                         and (not role or e.role in (role, "")) and e.role != "inverse"]
             # one outcome named at its timepoint, the number another timepoint's value of the
             # same outcome ("10-year CVD mortality (HR 2.46)" with 2.46 the 5-year HR)
             if elsewhere and near is not None and near({e.outcome or "" for e in elsewhere},
                                                        strict):
+                return None
+            if elsewhere and nested(study, local, {e.outcome or "" for e in elsewhere},
+                                        either=False):
                 return None
             timepoint_swap = len(local) == 1 and bool(elsewhere) and all(
                 outcome_name(study, e.outcome or "") == outcome_name(study, next(iter(local)))
@@ -319,7 +317,7 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
         candidates = _near(index, number, [k for k in index.kinds if k != "p"])
     else:
         candidates = _near(index, number, index.kinds)
-    if candidates or (number.operator and any(_pvalue_fits(number, e) for e in _all_p(index))):
+    if candidates or (number.operator and any(pvalue_fits(number, e) for e in _all_p(index))):
         return None
     nearest = _nearest(number, [e for e in index.entries if e.kind != "derived"])
     return (nearest.field if nearest else "study",

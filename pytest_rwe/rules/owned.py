@@ -11,13 +11,30 @@ them is the number, and another outcome's share is, the number was given to the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-from pytest_rwe.rules.claims import Analysis
+from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.index import StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.text import NumberMention
 from pytest_rwe.study import Study
+
+
+def nested(study: Study, local: Iterable[str], others: Iterable[str], *,
+           either: bool = True) -> bool:
+    """One name holds every word of the other ("fatal bleeding" and "fatal or nonfatal major
+    bleeding", "revascularization" and "target vessel revascularization"): a mention of one
+    may be the other, so a value of one written by the other's name is not a sure error.
+    With ``either`` False only a ``local`` name holding the other's words counts (the name
+    found may have been a wider phrase than the outcome written: "fatal (HR 1.33)" read as
+    "fatal or nonfatal major bleeding"). Equal names (one outcome at two timepoints) are not
+    nested."""
+    names, _ = study_reading(study)
+    mine = [set(names.names.get(k, ())) for k in local]
+    theirs = [set(names.names.get(k, ())) for k in others]
+    return any(a and b and a != b and (b <= a or (either and a <= b))
+               for a in mine for b in theirs)
 
 # words that link a name to its share: "X was achieved by 58.2%", "X rate of 12%"
 _AFTER = re.compile(r"^\s*(?:\(|:|-|=)?\s*(?:(?:was|were|is|are|of|in|at|by|reached|achieved|"
@@ -25,7 +42,8 @@ _AFTER = re.compile(r"^\s*(?:\(|:|-|=)?\s*(?:(?:was|were|is|are|of|in|at|by|reac
                     r"reported|\d+(?:\.\d+)?[\s-]*(?:months?|years?|weeks?|days?|mo|yrs?))"
                     r"[\s,]*){0,5}$", re.IGNORECASE)
 _BEFORE = re.compile(r"^\s*%?\s*(?:of\s+(?:the\s+)?(?:patients|participants|cases|eyes)\s+)?"
-                     r"(?:had|achieved|reached|developed|experienced|showed|with|were|in)"
+                     r"(?:(?:had|have|has)\s+been|had|achieved|reached|developed|experienced|"
+                     r"showed|with|were|was|in)"
                      r"(?:\s+(?:a|an|the))?\s*$", re.IGNORECASE)
 
 
@@ -45,6 +63,11 @@ def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
         if all(m.span.quote.strip().replace(".", "").isdigit() for m in nearest) and \
                 re.fullmatch(r"\s*%?\s*(?:at|by|after)\s*", text[number.span.end:first]):
             return nearest
+    following: list[Mention] = []
+    if after:
+        first = min(m.span.start for m in after)
+        if _BEFORE.match(text[number.span.end:first]):
+            following = [m for m in after if m.span.start == first]
     if before:
         last = max(m.span.end for m in before)
         nearest = [m for m in before if m.span.end == last]
@@ -53,12 +76,12 @@ def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
         at_time = all(m.span.quote.strip().replace(".", "").isdigit() for m in nearest)
         if _AFTER.match(gap) or (at_time and re.fullmatch(r"[\s-]*(?:[A-Za-z]+[\s,-]*){1,6}",
                                                            gap)):
+            # "sudden deaths 30% - 10% had been readmitted": the share may be either's
+            if following and {m.outcome.key for m in following} != {
+                    m.outcome.key for m in nearest}:
+                return []
             return nearest
-    if after:
-        first = min(m.span.start for m in after)
-        if _BEFORE.match(text[number.span.end:first]):
-            return [m for m in after if m.span.start == first]
-    return []
+    return following
 
 
 def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
@@ -75,7 +98,9 @@ def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
         return None
     others = [e for e in index.of_kind("percent") if e.outcome not in keys and e.outcome
               and matches(number.value, number.decimals, e.value)]
-    if not others:
+    # "6% had died, with heart failure accounting for 42% of deaths": a name holding another's
+    # words may be either outcome, so the share is not surely misplaced
+    if not others or any(nested(study, keys, {e.outcome or ""}) for e in others):
         return None
     name = owners[0].outcome.name
     field = own[0].field

@@ -82,15 +82,22 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
     having both conditions (OR 2.17)"), else the name right after it, else the name before."""
     text = analysis.text
     after_text = text[approximation.span.end:approximation.span.end + 120]
-    stop = re.search(r"[.;]\s", after_text)
-    following = [n for n in numbers_in(after_text[:stop.start() if stop else None])
-                 if n.decimals >= 1]
-    for number in following[:4]:  # "at BMI 30-34.9 (PR 3.21)": the first estimate
+    stop = re.search(r"[.;]\s|\b(?:times|fold|twice|double\w*|half|thirds?|quarters?)\b",
+                     after_text)  # the next proportion in words has its own estimate
+    bracket = re.search(r"\(([^()]*)\)?", after_text[:stop.start() if stop else None])
+    # "at BMI 30-34.9 (PR 3.21)", "2.7-fold hazard of X (95% CI 2.2-3.3)": the estimate or
+    # the interval in the first bracket after it
+    following = [n for n in numbers_in(bracket.group(1) if bracket else "") if n.decimals >= 1]
+    anchored = {key for key, fact in analysis.facts.items()
+                if fact.point is not None and any(matches(n.value, n.decimals, fact.point)
+                                                  for n in following[:1])}
+    if len(anchored) != 1:
         anchored = {key for key, fact in analysis.facts.items()
-                    if fact.point is not None and matches(number.value, number.decimals,
-                                                          fact.point)}
-        if len(anchored) == 1:
-            return anchored.pop()
+                    if fact.low is not None and fact.high is not None and len(following) >= 2
+                    and matches(following[-2].value, following[-2].decimals, fact.low)
+                    and matches(following[-1].value, following[-1].decimals, fact.high)}
+    if len(anchored) == 1:
+        return anchored.pop()
     mentions = sentence_mentions(analysis, mention_starts, approximation.span.start)
     if not mentions:
         return None

@@ -100,10 +100,26 @@ _BELOW_RE = re.compile(
     r"\b(?:less|lower|fewer|smaller)\s+than\s+(?=[<>≤≥]?\s*\d)|<=?|≤", re.IGNORECASE)
 
 
+# British spellings written the American way, so "hypokalaemia" names "hypokalemia" and
+# "behavioural" "behavioral" (both sides of a match go through ``stem``)
+_BRITISH = (("aem", "em"), ("aes", "es"), ("oed", "ed"), ("oes", "es"), ("oea", "ea"),
+            ("paed", "ped"), ("foet", "fet"), ("iour", "ior"), ("isation", "ization"),
+            ("ised", "ized"), ("ising", "izing"))
+
+
+def _american(word: str) -> str:
+    if len(word) < 6:
+        return word
+    for british, american in _BRITISH:
+        if british in word:
+            word = word.replace(british, american)
+    return word
+
+
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A light suffix-stripping stem, mapped through the synonym table."""
-    word = word.lower().replace("'", "")
+    word = _american(word.lower().replace("'", ""))
     if word in _SYNONYMS:
         return _SYNONYMS[word]
     if word.isdigit() or len(word) <= 3:
@@ -315,7 +331,8 @@ _NUMBER_RE = re.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?P<tail>(?:st|nd|rd|th)\b|[A-Za-z]+)?"
 )
-_OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater than|more than|over)\s*$",
+_OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater than|more than|over|"
+                          r"above|exceeding)\s*$",
                           re.IGNORECASE)
 _HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
                        r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
@@ -354,7 +371,8 @@ def numbers_in(text: str) -> list[NumberMention]:
         operator = ""
         if op_match:
             operator = {"≤": "<=", "≥": ">=", "less than": "<", "below": "<", "under": "<",
-                        "greater than": ">", "more than": ">", "over": ">"}.get(
+                        "greater than": ">", "more than": ">", "over": ">", "above": ">",
+                        "exceeding": ">"}.get(
                 op_match.group(1).lower(), op_match.group(1))
         decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
         hedged = bool(_HEDGE_RE.search(text[max(0, start - 16):start]))

@@ -1,0 +1,111 @@
+"""How a summary reports an outcome without the juror finding its name, and how it names one
+without reporting it.
+
+- By its own estimate: "64% lower risk of low potassium (HR 0.36)" reports hypokalemia when
+  0.36 (or its 64%) is that outcome's value; when other outcomes share the value, only if
+  the value is written more often than those outcomes, each reported by name, account for
+  ("15% less low magnesium and 15% less gout" with gout and hypomagnesemia both HR 0.85).
+- Only named: "Acute renal failure was also examined alongside chronic kidney disease" says
+  nothing of its result, even when the sentence goes on to another outcome's p-value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pytest_rwe.rules.claims import Analysis, Claim
+from pytest_rwe.rules.index import matches
+from pytest_rwe.rules.text import NumberMention, Span, numbers_in
+from pytest_rwe.rules.truth import Fact
+
+# an estimate written as one: "(HR 1.33)", "HR of 0.76", "nonfatal major (1.49)", "HRs 1.42,
+# 1.47 and 1.50"
+_ESTIMATE_BEFORE = re.compile(r"(?:\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?|MDs?)|ratios?|"
+                              r"difference)\s*(?:of|was|=|:|,)?\s*(?:[-\u2212]?\d+\.\d+\s*(?:,|and)"
+                              r"\s*){0,3}$|\(\s*$", re.IGNORECASE)
+_CHANGE_AFTER = re.compile(r"\s*(?:%|percent|per\s+cent)\s*(?:\w+\s+)?(?:lower|higher|less|more|"
+                           r"greater|fewer|reduc\w*|increas\w*|decreas\w*|excess|rise|drop)\b",
+                           re.IGNORECASE)
+_EXAMINED = re.compile(r"\b(?:also\s+)?(?:examined|assessed|evaluated|analy[sz]ed|modell?ed|"
+                       r"studied|considered|looked\s+at|measured|included|investigated)\b",
+                       re.IGNORECASE)
+
+
+def _as_written(number: NumberMention, text: str, fact: Fact) -> bool:
+    """The number is this fact's estimate as a summary writes one: the point after a label,
+    or a ratio's percent change beside a word of change ("64% lower", "a 21% increase")."""
+    if fact.point is None:
+        return False
+    if number.is_percent:
+        if not fact.is_ratio or not _CHANGE_AFTER.match(text[number.span.end:
+                                                             number.span.end + 30]):
+            return False
+        change = abs(fact.point - 1.0) * 100.0
+        return number.value >= 5 and matches(number.value, number.decimals, change)
+    return number.decimals >= 1 and matches(number.value, number.decimals, fact.point) and \
+        bool(_ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start]))
+
+
+def estimates(analysis: Analysis, key: str, claimed: frozenset[str] = frozenset()
+              ) -> list[Span]:
+    """Where the summary writes this outcome's estimate, when that can only be its own (see
+    the module docstring; ``claimed``: the outcomes the summary reports by name)."""
+    fact = analysis.facts.get(key)
+    if fact is None or fact.point is None:
+        return []
+    text = analysis.text
+    own: list[Span] = []
+    # by form (a percent change, an estimate): "a 40% lower risk (HR 0.60)" is one statement
+    shared: dict[bool, list[Span]] = {True: [], False: []}
+    sharing: set[str] = set()
+    for number in numbers_in(text):
+        if not _as_written(number, text, fact):
+            continue
+        others = {k for k, f in analysis.facts.items() if k != key and _as_written(number, text,
+                                                                                  f)}
+        if not others:
+            own.append(number.span)
+        elif others <= claimed:
+            shared[number.is_percent].append(number.span)
+            sharing |= others
+    if own:
+        return own
+    return next((spans for spans in shared.values() if len(spans) > len(sharing)), [])
+
+
+def estimate_written(analysis: Analysis, key: str, claimed: frozenset[str] = frozenset()
+                     ) -> str | None:
+    """"difference" when the summary writes the outcome's own estimate, "null" when only in
+    a clause of no difference, None when it does not write it."""
+    spans = estimates(analysis, key, claimed)
+    if not spans:
+        return None
+    for span in spans:
+        clause = analysis.clause_of(span.start)
+        if clause is None:
+            return "difference"
+        lo, hi = clause[2].start, clause[2].end
+        null = any(c.cue is not None and lo <= c.cue.start < hi and (
+            c.direction == "null" or (c.direction is None and c.significant is False))
+            for c in analysis.claims)
+        if not null:
+            return "difference"
+    return "null"
+
+
+def only_examined(analysis: Analysis, claim: Claim) -> bool:
+    """The outcome's own stretch of the clause (up to the next outcome named) says it was
+    examined, and writes no number and no claim cue."""
+    if claim.mention is None:
+        return False
+    start = claim.mention.span.end
+    end = claim.clause.end
+    key = claim.outcome.key if claim.outcome is not None else ""
+    for mention in analysis.mentions:
+        if mention.span.start >= start and mention.outcome.key != key:
+            end = min(end, mention.span.start)
+            break
+    stretch = analysis.text[start:end]
+    if not _EXAMINED.search(stretch) or numbers_in(stretch):
+        return False
+    return not any(c.cue is not None and start <= c.cue.start < end for c in analysis.claims)
