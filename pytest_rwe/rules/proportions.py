@@ -105,4 +105,7 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
     if after and after[0].span.start - approximation.span.end < 60:
         return after[0].outcome.key
     before = [m for m in mentions if m.span.start < approximation.span.start]
-    return before[-1].outcome.key if before else after[0].outcome.key
+    if before:
+        return before[-1].outcome.key
+    # a mention inside the approximation's own words is neither before nor after it
+    return after[0].outcome.key if after else None

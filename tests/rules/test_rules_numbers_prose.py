@@ -12,7 +12,7 @@ from pytest_rwe.rules.approximate import approximations_in
 from pytest_rwe.rules.at_time import written_time
 from pytest_rwe.rules.consistency import estimates_outside_interval, shares_unlike_counts
 from pytest_rwe.rules.text import numbers_in
-from pytest_rwe.study import Study, load_study
+from pytest_rwe.study import Study, load_study, parse_study
 
 STUDIES = Path(__file__).resolve().parents[2] / "cases" / "studies"
 
@@ -175,3 +175,21 @@ def test_a_number_after_other_words_is_not_bound_to_the_names_before_them() -> N
     text = ("People who started an ARB had fewer heart-failure admissions, lower cardiovascular "
             "and overall death rates, and 20% fewer heart attacks (HR 0.80).")
     assert _numbers(study, text) == 1
+
+
+def test_an_approximation_word_inside_an_outcome_name_is_not_a_crash() -> None:
+    # "double" of "the double product" is both the outcome's name and a word of proportion:
+    # the outcome is neither before nor after it (an IndexError made the juror an error)
+    key = "outcome.The.mean.level.of.the.double.product_cont"
+    study = parse_study({
+        "id": "double_product", "design": "cohort",
+        "question": "How does drug C compare with drug B on the double product?",
+        "picot": {"population": "adults", "intervention": "drug C", "control": "drug B",
+                  "outcome": "the double product", "timeframe": "one day"},
+        "results": {"intervention_size": None, "control_size": None,
+                    "baseline_differences": {},
+                    "outcomes": {f"{key}!MD": "-0.82 (-1.49, -0.15)",
+                                 f"{key}!pvalue": "0.016"}}})
+    text = ("The mean level of the double product was significantly lower in the group C "
+            "patients when compared to group B patients (p = 0.002).")
+    assert judge(study, text, "numbers_accurate").score in (0, 1)
