@@ -22,7 +22,6 @@ its new place); ``rwe store migrate`` rewrites it at once (:mod:`pytest_rwe.stor
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import os
 import threading
 import time
@@ -129,8 +128,6 @@ class ResponseStore(SingleFlight):
         # same request made for another label (two repeats that wrote the same summary get
         # the same judge request) is answered from there and filed under its own name too
         self._known: dict[str, Path] = {}
-        # one thread writes the entries of live calls (see get_or_call), created on first use
-        self._writer: concurrent.futures.ThreadPoolExecutor | None = None
 
     # -- paths ---------------------------------------------------------------------------
     def path_for(self, call: CallLabel, key: str) -> Path:
@@ -329,44 +326,12 @@ class ResponseStore(SingleFlight):
         claim = await self.claim(call, key, defer=defer, wanted=request)
         if claim.result is not None:
             return claim.result
-        try:
+        with claim:
             result = await produce()
-        except BaseException:
-            claim.release()
-            raise
-        await self._save_off_loop(claim, result, request)
-        return result
-
-    async def _save_off_loop(self, claim: Claim, result: GenerationResult,
-                             request: RequestInfo) -> None:
-        """:meth:`save_request` on the store's writer thread; back once the entry is on
-        disk (a result is never handed on before it is stored: a killed run loses none).
-
-        Creating a file is the kernel's work, a millisecond of it on some disks, during
-        which the event loop would stall every other call; on the writer thread it
-        overlaps them. The claim is released by the write, or when the write is over
-        whatever happened (never before: another process would call the model again).
-        """
-        written = self._writer_pool().submit(self.save_request, claim.call, claim.key,
-                                             result, request)
-        written.add_done_callback(lambda _: claim.release())
-        # shielded: a cancelled evaluation must not cancel a write already queued
-        await asyncio.shield(asyncio.wrap_future(written))
-
-    def close(self) -> None:
-        """Finish the queued writes, then release every lock this object still holds."""
-        with self._mutex:
-            writer, self._writer = self._writer, None
-        if writer is not None:
-            writer.shutdown(wait=True)
-        super().close()
-
-    def _writer_pool(self) -> concurrent.futures.ThreadPoolExecutor:
-        with self._mutex:
-            if self._writer is None:
-                self._writer = concurrent.futures.ThreadPoolExecutor(
-                    1, thread_name_prefix="rwe-store-writer")
-            return self._writer
+            # On the loop: a write is a file creation and a rename (a fraction of a
+            # millisecond, no fsync), less than the CPU a hop to a thread and back costs.
+            self.save_request(call, key, result, request)
+            return result
 
     def file_as(self, call: CallLabel, key: str) -> None:
         """Make sure ``call`` has its own file of the response to ``key`` that this process
