@@ -54,3 +54,11 @@ def test_each_built_in_provider_reads_its_keys_from_the_table() -> None:
 def test_the_missing_key_message_follows_the_sdks_order() -> None:
     assert missing_key("google/gemini-2.5-flash", {}) == "GOOGLE_API_KEY or GEMINI_API_KEY"
     assert missing_key("openai/gpt-4.1", {"OPENAI_API_KEY": "x"}) is None
+
+
+def test_the_key_variables_follow_every_registration() -> None:
+    before = all_key_variables()
+    assert all_key_variables() is before  # computed once, not per string redacted
+    register_provider("later", "somewhere.not_imported:Provider", key_variables=("LATER_KEY",))
+    assert all_key_variables() == (*before, "LATER_KEY")
+    assert SECRET not in redact(f"later/model said {SECRET}", {"LATER_KEY": SECRET})

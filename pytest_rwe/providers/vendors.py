@@ -49,11 +49,22 @@ def known_vendor(prefix: str) -> Vendor:
 
 def add_key_variables(prefix: str, variables: tuple[str, ...]) -> None:
     """Remember the key variables of a provider registered under ``prefix``."""
+    global _ALL_KEY_VARIABLES
     _REGISTERED[prefix] = tuple(variables)
+    _ALL_KEY_VARIABLES = None
 
 
 def all_key_variables() -> tuple[str, ...]:
     """Every key variable to redact by value: the built-in vendors', then registered ones."""
-    names = [name for v in VENDORS for name in v.key_variables]
-    names += [name for variables in _REGISTERED.values() for name in variables]
-    return tuple(dict.fromkeys(names))
+    # computed once per registration (redact() asks for it for every string it is given);
+    # kept with the table it was computed from, in case that table is swapped (tests do)
+    global _ALL_KEY_VARIABLES
+    cached = _ALL_KEY_VARIABLES
+    if cached is None or cached[0] is not _REGISTERED:
+        names = [name for v in VENDORS for name in v.key_variables]
+        names += [name for variables in _REGISTERED.values() for name in variables]
+        cached = _ALL_KEY_VARIABLES = (_REGISTERED, tuple(dict.fromkeys(names)))
+    return cached[1]
+
+
+_ALL_KEY_VARIABLES: tuple[dict[str, tuple[str, ...]], tuple[str, ...]] | None = None
