@@ -217,7 +217,19 @@ def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> lis
     found = index.near(kinds, written - reach, written + reach)
     if number.scale != 1.0:
         found += index.near(kinds, number.value - reach, number.value + reach)
-    return [e for e in found if fits(number, e) and e.role != "inverse"]
+    # fits() reads only the entry's value; a study with many outcomes holds many entries of
+    # one value (800 hazard ratios of two decimals), so each value is tested once
+    verdicts: dict[float, bool] = {}
+    near = []
+    for entry in found:
+        if entry.role == "inverse":
+            continue
+        fit = verdicts.get(entry.value)
+        if fit is None:
+            fit = verdicts[entry.value] = fits(number, entry)
+        if fit:
+            near.append(entry)
+    return near
 
 
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")
