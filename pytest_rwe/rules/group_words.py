@@ -124,6 +124,7 @@ class Vocabulary:
     capitals: tuple[str, str] = ("", "")  # two-letter initials of (intervention, control)
     negated: tuple[str, ...] = ()  # words the control's description negates
     i_words: frozenset[str] = frozenset()  # every word of the intervention's description
+    i_negated: tuple[str, ...] = ()  # words the intervention's own description negates
 
 
 def vocabulary(study: Study) -> Vocabulary:
@@ -162,7 +163,8 @@ def vocabulary(study: Study) -> Vocabulary:
     if capitals[0] == capitals[1]:
         capitals = ("", "")
     return Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side, capitals,
-                       tuple(sorted(negated)), frozenset(i_words + i_abbr))
+                       tuple(sorted(negated)), frozenset(i_words + i_abbr),
+                       tuple(sorted(_negated_words(study.picot.get("intervention")))))
 
 
 

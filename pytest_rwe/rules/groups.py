@@ -321,8 +321,11 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
             return "negated"
         if (norm.startswith("non") and len(norm) > 4) or ahead & (NON_USERS | NEGATABLE):
             return "negated"
-        if norm in ("non", "un") and any(names_word(n, w) for n in ahead for w in vocab.i_only):
-            return "negated"  # "implanted than non-implanted eyes": the other group
+        if norm in ("non", "un") and any(names_word(n, w) for n in ahead for w in vocab.i_only
+                                         if w not in vocab.i_negated):
+            # "implanted than non-implanted eyes": the other group; but "non-dihydropyridine
+            # CCB" names an intervention whose own name is negated
+            return "negated"
         return None
     if len(norm) < 2 or norm[0].isdigit():
         return None

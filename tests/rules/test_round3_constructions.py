@@ -174,3 +174,13 @@ def test_non_before_the_interventions_word_names_the_other_group() -> None:
     groups = {"intervention": "fluocinolone acetonide implant",
               "control": "standard-of-care local treatment"}
     assert twins("uveitis recurrence rate", text, "lower", **groups) == (1, 0)
+
+
+def test_non_that_is_part_of_the_interventions_own_name_names_the_intervention() -> None:
+    """"the non-dihydropyridine CCB initiators had more abdominal pain": the intervention
+    is itself named with "non-", so it is not the other group."""
+    text = ("Compared with thiazide initiators, the non-dihydropyridine CCB initiators had "
+            "significantly more abdominal pain (p < 0.001).")
+    groups = {"intervention": "Non-dihydropyridine calcium channel blockers (ndCCB)",
+              "control": "Thiazide or thiazide-like diuretics"}
+    assert twins("abdominal pain", text, "higher", **groups) == (1, 0)
