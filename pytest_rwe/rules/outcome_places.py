@@ -60,10 +60,19 @@ def place_by_timepoint(outcomes: list[Outcome], phrases: Sequence[tuple[int, flo
     return placed
 
 
-def by_timepoint(outcomes: list[Outcome], written: Sequence[object]) -> list[Outcome]:
-    values = {getattr(n, "value", None) for n in written}
-    return [o for o in outcomes if timepoint_numbers(o.timepoint)
-            and timepoint_numbers(o.timepoint)[0] in values]
+def written_values(written: Sequence[object]) -> frozenset[object]:
+    """The values of a sentence's numbers, for :func:`by_timepoint` (once a sentence)."""
+    return frozenset(getattr(n, "value", None) for n in written)
+
+
+def by_timepoint(outcomes: list[Outcome], values: frozenset[object]) -> list[Outcome]:
+    """The outcomes whose timepoint's number is written (``values``: :func:`written_values`)."""
+    chosen = []
+    for outcome in outcomes:
+        numbers = timepoint_numbers(outcome.timepoint)
+        if numbers and numbers[0] in values:
+            chosen.append(outcome)
+    return chosen
 
 
 def by_numbers(outcomes: list[Outcome], facts: Mapping[str, Fact], written: Sequence[object]

@@ -24,7 +24,13 @@ from pytest_rwe.rules.name_index import (
     OutcomeIndex,
     Variant,
 )
-from pytest_rwe.rules.outcome_places import by_numbers, by_timepoint, placed, timepoint_phrases
+from pytest_rwe.rules.outcome_places import (
+    by_numbers,
+    by_timepoint,
+    placed,
+    timepoint_phrases,
+    written_values,
+)
 from pytest_rwe.rules.subgroups import qualifier_mentions, subgroups
 from pytest_rwe.rules.text import Span, Token, numbers_in
 from pytest_rwe.rules.truth import Fact
@@ -212,6 +218,7 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     # where each name's stretch ends: the next name of the sentence
     bounds = sorted({(key[1][0], key[1][-1]) for key, _ in merged.items()})
     phrases: list[tuple[int, float, str]] | None = None
+    values: frozenset[object] | None = None
     consumed: set[int] = set()
     out: list[Mention] = []
     for (strength, positions_key), outcomes in ordered:
@@ -249,7 +256,9 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                     out.append(Mention(outcome, at, Span(start, end, text[start:end]), full))
                 continue
         if len(chosen) > 1:
-            chosen = (by_timepoint(chosen, written) or by_numbers(chosen, facts, written)
+            if values is None:
+                values = written_values(written)
+            chosen = (by_timepoint(chosen, values) or by_numbers(chosen, facts, written)
                       or chosen)
         consumed |= set(positions)
         start, end = tokens[positions[0]].start, tokens[positions[-1]].end

@@ -11,7 +11,7 @@ subgroup sharing it; the qualifiers written in its clause pick the subgroups it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules.text import STOPWORDS, Token, normalize_phrase, stem
@@ -90,13 +90,18 @@ def _base_of(key: str) -> str:
 
 
 def _present(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
-             matches: Callable[[str, str], bool], floor: int | None = None) -> int:
+             matches: Callable[[str, str], bool], floor: int | None = None,
+             places: Mapping[str, Sequence[int]] | None = None) -> int:
     """How many of the qualifier's words the tokens [lo, hi) write, on the right side of a
-    negation ("without diabetes" is "no diabetes", not "diabetes")."""
+    negation ("without diabetes" is "no diabetes", not "diabetes"). ``places`` (word ->
+    ascending token indices where ``matches`` holds) replaces the scan of every token."""
     found = 0
     for word, wanted in zip(qualifier.words, qualifier.negated, strict=True):
-        for pos in range(lo, hi):
-            if canonical(tokens[pos].norm) != word and not matches(tokens[pos].norm, word):
+        candidates: Iterable[int] = range(lo, hi) if places is None else (
+            p for p in places.get(word, ()) if lo <= p < hi)
+        for pos in candidates:
+            if places is None and canonical(tokens[pos].norm) != word and not matches(
+                    tokens[pos].norm, word):
                 continue
             back = {tokens[p].text.lower().rstrip("-")
                     for p in range(max(lo if floor is None else floor, pos - 3), pos)}
@@ -126,16 +131,18 @@ def written(qualifier: Qualifier, tokens: Sequence[Token], lo: int, hi: int,
 
 
 def pick(keys: Sequence[str], qualifiers: dict[str, Qualifier], tokens: Sequence[Token],
-         lo: int, hi: int, matches: Callable[[str, str], bool]) -> list[str]:
+         lo: int, hi: int, matches: Callable[[str, str], bool],
+         places: Mapping[str, Sequence[int]] | None = None) -> list[str]:
     """The subgroups among ``keys`` (all sharing one base) that the clause [lo, hi) writes:
     every subgroup whose qualifier is written in full, else the one written best; the key
-    without a qualifier (the whole group) when none is written; [] when it cannot tell."""
+    without a qualifier (the whole group) when none is written; [] when it cannot tell.
+    ``places``: as for :func:`_present` (a base with many subgroups then costs no rescans)."""
     scored = []
     for key in keys:
         qualifier = qualifiers.get(key)
         if qualifier is not None:
-            scored.append((_present(qualifier, tokens, lo, hi, matches) / len(qualifier.words),
-                           key))
+            scored.append((_present(qualifier, tokens, lo, hi, matches, places=places)
+                           / len(qualifier.words), key))
     full = [key for share, key in scored if share >= 1.0]
     if full:
         return full

@@ -11,6 +11,18 @@ from pytest_rwe.rules.text import Span, Token
 from pytest_rwe.study import Outcome
 
 
+def word_places(index: OutcomeIndex, tokens: Sequence[Token], lo: int, hi: int
+                ) -> dict[str, list[int]]:
+    """Word (canonical, or one a token's name-index entry matches) -> the ascending indices
+    in [lo, hi) of the tokens that write it."""
+    places: dict[str, list[int]] = {}
+    for pos in range(lo, hi):
+        norm = tokens[pos].norm
+        for word in {canonical(norm)} | index.words_matching(norm):
+            places.setdefault(word, []).append(pos)
+    return places
+
+
 def qualifier_mentions(index: OutcomeIndex, text: str, tokens: Sequence[Token], lo: int,
                         hi: int, found: list[Mention]) -> list[Mention]:
     """A subgroup named by its qualifier alone in a sentence that names its base ("PHQ-9
@@ -20,11 +32,7 @@ def qualifier_mentions(index: OutcomeIndex, text: str, tokens: Sequence[Token], 
     bases = {index.bases.get(k) for k in named}
     taken = {p for m in found for p in range(m.positions[0], m.positions[-1] + 1)}
     # only the qualifiers whose words the sentence writes, looked up by word (near-linear)
-    places: dict[str, list[int]] = {}
-    for pos in range(lo, hi):
-        norm = tokens[pos].norm
-        for word in {canonical(norm)} | index.words_matching(norm):
-            places.setdefault(word, []).append(pos)
+    places = word_places(index, tokens, lo, hi)
     present = set(places)
     keys = {k for word in present for k in index.by_qualifier_word.get(word, ())}
     out: list[Mention] = []
@@ -61,8 +69,9 @@ def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token
 
     keys = [o.key for o in siblings]
     if own:
-        picked = pick(keys, index.qualifiers, tokens, max(lo, positions[0] - 3),
-                      positions[-1] + 1, matches)
+        a, b = max(lo, positions[0] - 3), positions[-1] + 1
+        picked = pick(keys, index.qualifiers, tokens, a, b, matches,
+                      word_places(index, tokens, a, b))
     else:
         c_lo, c_hi = next(((a, b) for a, b in clauses if a <= positions[0] < b), (lo, hi))
         # a qualifier before the name scopes it ("Among patients who failed four drugs,
@@ -70,12 +79,15 @@ def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token
         # further on starts a claim of its own ("PHQ-9 fell by 4.2, and by 3.2 in those who
         # failed four drugs"), unless every outcome is a subgroup ("dementia was not
         # associated with hypertension alone or hyperlipidaemia alone")
-        near = pick(keys, index.qualifiers, tokens, c_lo, min(c_hi, positions[-1] + 6), matches)
+        # one look-up of the clause's words serves every sibling (a base may have dozens)
+        clause_places = word_places(index, tokens, c_lo, c_hi)
+        near = pick(keys, index.qualifiers, tokens, c_lo, min(c_hi, positions[-1] + 6), matches,
+                    clause_places)
         whole = [k for k in keys if k not in index.qualifiers]
         if near and near != whole:
             picked = near
         elif whole:
             picked = whole
         else:
-            picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches)
+            picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches, clause_places)
     return [o for o in siblings if o.key in set(picked)]
