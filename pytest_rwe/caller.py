@@ -152,7 +152,7 @@ class Caller:
             settings=provider.effective_settings(request.settings),
             prompt_sha256=prompt_hash, defer=defer, server=key_extras(provider),
             # a rendered prompt is referenced by its templates; a free-form one is kept
-            prompt=origin.to_record() if origin is not None else None,
+            prompt=origin.to_dict() if origin is not None else None,
             messages=None if origin is not None else tuple(
                 {"role": m.role, "content": m.content} for m in request.messages),
         ), provider.full_name))

@@ -110,7 +110,7 @@ class PromptSet:
             digest.update(template.text.encode("utf-8") + b"\0")
         return digest.hexdigest()
 
-    def to_record(self, root: Path | None = None) -> dict[str, Any]:
+    def to_dict(self, root: Path | None = None) -> dict[str, Any]:
         """JSON-able description for report.json; sources below ``root`` are made relative."""
 
         def source(text: str) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pytest_rwe import deprecated_method
 from pytest_rwe.criteria import CRITERIA as CRITERIA  # re-exported: one home, criteria.py
 from pytest_rwe.criteria import INFERENCE_TIME as INFERENCE_TIME
 from pytest_rwe.criteria import Criterion as Criterion
@@ -49,6 +50,11 @@ class JurorScore:
         return self.error is not None
 
     def to_record(self) -> dict[str, Any]:
+        """The old name of :meth:`to_dict`, for one release."""
+        deprecated_method("JurorScore.to_record", "JurorScore.to_dict")
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
         record: dict[str, Any] = {"juror": self.juror, "score": self.score,
                                   "explanation": self.explanation, "status": self.status}
         if self.error is not None:
@@ -145,13 +151,18 @@ class CriterionVerdict:
         return "\n".join(lines)
 
     def to_record(self) -> dict[str, Any]:
+        """The old name of :meth:`to_dict`, for one release."""
+        deprecated_method("CriterionVerdict.to_record", "CriterionVerdict.to_dict")
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "mean": self.mean,
             "abstentions": self.abstentions,
             "errors": self.errors,
             "quorum": self.quorum,
             "quorum_met": self.has_quorum,
-            "jurors": [s.to_record() for s in self.scores],
+            "jurors": [s.to_dict() for s in self.scores],
         }
 
 
@@ -173,7 +184,12 @@ class Verdict:
         return "yellow"
 
     def to_record(self) -> dict[str, Any]:
-        return {c: v.to_record() for c, v in self.criteria.items()}
+        """The old name of :meth:`to_dict`, for one release."""
+        deprecated_method("Verdict.to_record", "Verdict.to_dict")
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {c: v.to_dict() for c, v in self.criteria.items()}
 
     def with_quorum(self, quorum: int | None = None) -> Verdict:
         """This verdict with a quorum on every criterion (None: a majority of its jurors)."""

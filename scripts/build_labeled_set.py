@@ -88,7 +88,7 @@ def study_lines(study: Study, seed: int = SEED) -> list[tuple[str, Labeled]]:
     return lines
 
 
-def to_record(study: Study, style: str, s: Labeled, index: int) -> dict[str, object]:
+def to_dict(study: Study, style: str, s: Labeled, index: int) -> dict[str, object]:
     kinds = "+".join(s.kinds) or "base"
     return {
         "study_id": study.id,
@@ -105,7 +105,7 @@ def build(studies: Sequence[Study], seed: int = SEED) -> list[dict[str, object]]
     records = []
     for study in sorted(studies, key=lambda st: st.id):
         lines = study_lines(study, seed)
-        records += [to_record(study, style, s, i) for i, (style, s) in enumerate(lines)]
+        records += [to_dict(study, style, s, i) for i, (style, s) in enumerate(lines)]
     return records
 
 

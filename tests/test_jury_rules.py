@@ -36,7 +36,7 @@ def test_one_juror_of_three_is_no_quorum_and_the_message_says_who_and_why() -> N
         "(error), google/gemini-2.5-pro (abstained)")
     assert "error (could not be asked): HTTP 500 after 6 attempts" in text
     assert "google/gemini-2.5-pro: abstained: unreadable" in text
-    record = cell.to_record()
+    record = cell.to_dict()
     assert (record["quorum"], record["quorum_met"], record["errors"],
             record["abstentions"]) == (2, False, 1, 1)
 

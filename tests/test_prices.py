@@ -56,13 +56,13 @@ def test_unknown_tokens_or_price_is_unknown_never_zero() -> None:
     assert counts.input_tokens == 100 and counts.reasoning_tokens is None
     assert Price(2.0, 8.0).usd(counts) is None
     assert default_prices().usd("openai/gpt-x", TokenCounts().add(Usage(1, 1))) is None
-    assert TokenCounts.from_record(counts.to_record()) == counts
+    assert TokenCounts.from_record(counts.to_dict()) == counts
 
 
 def test_sums_keep_unknown_apart() -> None:
     a = TokenCounts().add(Usage(10, 5, None, 2))
     b = TokenCounts().add(Usage(20, 5, 3, None))
-    assert (a + b).to_record() == {"calls": 2, "replayed": 0, "input_tokens": 30,
+    assert (a + b).to_dict() == {"calls": 2, "replayed": 0, "input_tokens": 30,
                                    "output_tokens": 10, "reasoning_tokens": 3,
                                    "cached_tokens": 2, "unknown": 0}
 

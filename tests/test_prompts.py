@@ -64,7 +64,7 @@ def _copy_defaults(folder: Path) -> None:
 def test_defaults_load_with_hashes(prompts: PromptSet) -> None:
     assert [t.name for t in prompts.templates] == list(TEMPLATE_NAMES)
     assert all(t.source == "package" for t in prompts.templates)
-    record = prompts.to_record()
+    record = prompts.to_dict()
     assert record["sha256"] == prompts.sha256()
     assert len(set(prompts.hashes().values())) == 6  # six different texts
     assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in prompts.hashes().values())

@@ -107,3 +107,15 @@ def test_the_leader_s_old_claim_warns_and_takes_the_lead(tmp_path: Path) -> None
                                                 "RunLeader.take_lead"):
         assert RunLeader(tmp_path, "run-1").claim()
     assert not RunLeader(tmp_path, "run-1").take_lead()
+
+
+def test_to_record_is_to_dict_and_warns_for_one_release() -> None:
+    from pytest_rwe import CriterionVerdict, JurorScore, Verdict
+    from pytest_rwe.providers.base import GenerationResult
+
+    score = JurorScore("builtin/rules", "completeness", 1, "all reported")
+    verdict = Verdict({"completeness": CriterionVerdict("completeness", (score,))})
+    result = GenerationResult("text", 0.5)
+    for obj in (score, verdict.criteria["completeness"], verdict, result):
+        with pytest.warns(DeprecationWarning, match=r"to_record is deprecated; use .*to_dict"):
+            assert obj.to_record() == obj.to_dict()

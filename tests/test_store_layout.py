@@ -25,7 +25,7 @@ JUDGED = CallLabel("judge", "demo_cohort", "completeness", "anthropic/claude-son
 
 def origin(template_sha: str = "a" * 64, **inputs: str) -> dict[str, object]:
     return PromptOrigin((("summarize_cohort.txt", template_sha, "cases/prompts/x.txt"),),
-                        tuple(inputs.items())).to_record()
+                        tuple(inputs.items())).to_dict()
 
 
 def request(**changes: object) -> RequestInfo:
@@ -78,7 +78,7 @@ def test_the_judge_key_leaves_the_repeat_out_and_the_file_keeps_it() -> None:
 
 
 def test_what_changed_names_model_parameters_template_and_data() -> None:
-    stored = request().to_record()
+    stored = request().to_dict()
     assert what_changed(stored, request()) == []
     assert what_changed(stored, request(model="gpt-4.1-mini")) == [
         "the model changed (openai/gpt-4.1 -> openai/gpt-4.1-mini)"]
@@ -93,12 +93,12 @@ def test_what_changed_names_model_parameters_template_and_data() -> None:
     assert change == ("the prompt changed: the study's data changed (its file under the "
                       "cases folder)")
     judged = request(prompt=origin(summary_sha256="1", summarization_prompt_sha256="2"))
-    [change] = what_changed(judged.to_record(), request(
+    [change] = what_changed(judged.to_dict(), request(
         prompt_sha256="0" * 64, prompt=origin(summary_sha256="3",
                                               summarization_prompt_sha256="2")))
     assert change == ("the prompt changed: the summary it judges changed (see that model's "
                       "summary file)")
-    [change] = what_changed(judged.to_record(), request(
+    [change] = what_changed(judged.to_dict(), request(
         prompt_sha256="0" * 64, prompt=origin("b" * 64, summary_sha256="1",
                                               summarization_prompt_sha256="4")))
     assert "the study's data" not in change  # the template explains the embedded prompt

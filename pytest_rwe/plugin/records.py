@@ -32,7 +32,7 @@ def evaluation_record(
     """
     summary = evaluation.summary
     verdict = evaluation.verdict
-    verdict_record = verdict.to_record() if verdict else None
+    verdict_record = verdict.to_dict() if verdict else None
     if verdict_record is not None and findings:
         for criterion, cell in verdict_record.items():
             for juror in cell["jurors"]:
@@ -43,7 +43,7 @@ def evaluation_record(
         "study": evaluation.study_id,
         "repeat": evaluation.repeat,
         "error": evaluation.error,
-        "summary": summary.to_record() | {"replayed": summary.replayed} if summary else None,
+        "summary": summary.to_dict() | {"replayed": summary.replayed} if summary else None,
         "verdict": verdict_record,
         "badge": verdict.badge(thresholds) if verdict else "red",
         "thresholds": dict(thresholds),
@@ -54,7 +54,7 @@ def evaluation_record(
 
 def usage_record(calls: tuple[CallUsage, ...]) -> dict[str, Any]:
     """The tokens of an evaluation's calls: its summary, and per juror its judge calls and
-    repairs (``TokenCounts.to_record`` form)."""
+    repairs (``TokenCounts.to_dict`` form)."""
     from pytest_rwe.providers.prices import TokenCounts  # heavy: only where records are built
 
     summary = TokenCounts()
@@ -65,8 +65,8 @@ def usage_record(calls: tuple[CallUsage, ...]) -> dict[str, Any]:
         else:
             jurors[call.model] = jurors.get(call.model, TokenCounts()).add(
                 call.usage, replayed=call.replayed)
-    return {"summary": summary.to_record(),
-            "jurors": {juror: counts.to_record() for juror, counts in jurors.items()}}
+    return {"summary": summary.to_dict(),
+            "jurors": {juror: counts.to_dict() for juror, counts in jurors.items()}}
 
 
 def record_key(record: Mapping[str, Any]) -> tuple[str, str, int]:

@@ -112,9 +112,9 @@ class ReportPlugin:
         root = self.config.rootpath
         try:
             # paths relative to the rootdir: a committed report.json names no local folder
-            prompts: dict[str, Any] | None = rwe.prompts.to_record(root)
+            prompts: dict[str, Any] | None = rwe.prompts.to_dict(root)
             if prompts is not None and rwe.variant_prompts:
-                prompts["variants"] = {name: p.to_record(root)
+                prompts["variants"] = {name: p.to_dict(root)
                                        for name, p in rwe.variant_prompts.items()}
         except pytest.UsageError:  # already reported where the prompts were needed
             prompts = None

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from pytest_rwe import renamed_attributes
+from pytest_rwe import deprecated_method, renamed_attributes
 from pytest_rwe.settings import DEFAULT_TEMPERATURE
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class GenerationSettings:
     temperature: float | None = DEFAULT_TEMPERATURE
     max_output_tokens: int | None = None  # None: the provider's model-aware default
 
-    def to_record(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"temperature": self.temperature, "max_output_tokens": self.max_output_tokens}
 
 
@@ -71,7 +71,7 @@ class PromptOrigin:
     templates: tuple[tuple[str, str, str], ...]
     inputs: tuple[tuple[str, str], ...] = ()
 
-    def to_record(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "templates": {name: {"sha256": sha, "source": source}
                           for name, sha, source in self.templates},
@@ -104,7 +104,7 @@ class Usage:
     reasoning_tokens: int | None = None
     cached_tokens: int | None = None
 
-    def to_record(self) -> dict[str, int | None]:
+    def to_dict(self) -> dict[str, int | None]:
         return {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                 "reasoning_tokens": self.reasoning_tokens, "cached_tokens": self.cached_tokens}
 
@@ -119,7 +119,12 @@ class GenerationResult:
     replayed: bool = False
 
     def to_record(self) -> dict[str, Any]:
-        return {"text": self.text, "latency_s": self.latency_s} | self.usage.to_record()
+        """The old name of :meth:`to_dict`, for one release."""
+        deprecated_method("GenerationResult.to_record", "GenerationResult.to_dict")
+        return self.to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "latency_s": self.latency_s} | self.usage.to_dict()
 
 
 class ProviderError(Exception):
@@ -167,7 +172,7 @@ class Provider(abc.ABC):
 
     def effective_settings(self, settings: GenerationSettings) -> Mapping[str, Any]:
         """The settings as actually sent to this model; part of the response-store key."""
-        return settings.to_record()
+        return settings.to_dict()
 
     @abc.abstractmethod
     async def generate(self, request: GenerationRequest) -> GenerationResult:

@@ -71,13 +71,13 @@ class TokenCounts:
             _add(self.cached_tokens, other.cached_tokens),
             self.unknown + other.unknown)
 
-    def to_record(self) -> dict[str, int | None]:
+    def to_dict(self) -> dict[str, int | None]:
         return {"calls": self.calls, "replayed": self.replayed,
                 **{n: getattr(self, n) for n in _COUNT_FIELDS}, "unknown": self.unknown}
 
     @classmethod
     def from_record(cls, data: Mapping[str, Any] | None) -> TokenCounts:
-        """Counts from :meth:`to_record`'s form (a missing field is unknown)."""
+        """Counts from :meth:`to_dict`'s form (a missing field is unknown)."""
         if not data:
             return cls()
 
@@ -116,7 +116,7 @@ class Price:
                  + (counts.output_tokens or 0) * self.output)
         return total / PER_TOKENS
 
-    def to_record(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"input": self.input, "output": self.output, "cached_input": self.cached_input,
                 "source": self.source}
 
@@ -159,12 +159,12 @@ class PriceTable:
         price = self.price(model)
         return None if price is None else price.usd(counts)
 
-    def to_record(self, models: Iterable[str] = ()) -> dict[str, Any]:
+    def to_dict(self, models: Iterable[str] = ()) -> dict[str, Any]:
         """The table's date, source and overrides, and the price used for each of ``models``."""
         used = {}
         for name in dict.fromkeys(models):
             price = self.price(name)
-            used[name] = None if price is None else price.to_record()
+            used[name] = None if price is None else price.to_dict()
         return {"date": self.date, "source": self.source, "currency": "USD",
                 "unit": "per 1M tokens", "overrides": list(self.overrides), "models": used}
 

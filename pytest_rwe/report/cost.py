@@ -48,7 +48,7 @@ def summary_usd(record: Record, prices: PriceTable) -> float | None:
 
 
 def _entry(counts: TokenCounts, usd: float | None) -> dict[str, Any]:
-    return {**counts.to_record(), "usd": usd}
+    return {**counts.to_dict(), "usd": usd}
 
 
 def _judge_usd(by_juror: Mapping[str, TokenCounts], prices: PriceTable) -> float | None:
@@ -99,7 +99,7 @@ def cost_section(records: Sequence[Record], models: Sequence[str], jurors: Seque
     judges = sum(by_juror.values(), TokenCounts(unknown=int(old)))
     total_usd = _sum_usd([*(u["usage"]["summary"]["usd"] for u in usages.values()),
                           None if old else _judge_usd(by_juror, prices)])
-    return {"prices": prices.to_record([*models, *names]),
+    return {"prices": prices.to_dict([*models, *names]),
             "jurors": juror_entries,
             "total": _entry(summaries + judges, total_usd)}
 

@@ -221,7 +221,7 @@ def juror_findings(study: Study, summary: str, verdict: Verdict) -> dict[str, di
                 per[score.juror] = {"findings": [finding_record(study, f) for f in found]}
             else:
                 quotes = locate_quotes(score.explanation, summary, study_text)
-                per[score.juror] = {"quotes": [q.to_record() for q in quotes],
+                per[score.juror] = {"quotes": [q.to_dict() for q in quotes],
                                     "misquotes": sum(1 for q in quotes if q.misquoted)}
         if per:
             out[criterion] = per

@@ -39,7 +39,7 @@ class Quote:
         """Quoted as the summary's words, but neither the summary nor the study has them."""
         return not self.found and not self.in_study
 
-    def to_record(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, object]:
         return {"quote": self.quote, "found": self.found, "start": self.start, "end": self.end,
                 "in_study": self.in_study}
 

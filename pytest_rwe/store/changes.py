@@ -20,7 +20,7 @@ def what_changed(stored: Mapping[str, Any], wanted: RequestInfo) -> list[str]:
     """The differences between ``stored`` (a record's ``request``) and ``wanted``, as
     phrases ("the prompt template judge_completeness.txt changed (...)"); empty when the
     record does not say (then its key alone differs: edited by hand, or torn)."""
-    now = wanted.to_record()
+    now = wanted.to_dict()
     changes: list[str] = []
     before = stored.get("key_version", 1)
     if before != now["key_version"]:

@@ -75,7 +75,7 @@ class RequestInfo:
     prompt: Mapping[str, Any] | None = None
     messages: tuple[Mapping[str, str], ...] | None = None
 
-    def to_record(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         record: dict[str, Any] = {
             "key_version": KEY_VERSION,
             "provider": self.provider,
@@ -112,9 +112,9 @@ def encode_record(
     recorded_at = now or datetime.now(timezone.utc)
     record = {
         "format": FORMAT_VERSION,
-        "call": call.to_record(),
+        "call": call.to_dict(),
         "key": key,
-        "request": request.to_record(),
+        "request": request.to_dict(),
         "response": {
             "text": result.text,
             # 0.1 ms is far below network jitter; fewer digits keep diffs quiet.

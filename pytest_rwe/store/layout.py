@@ -129,7 +129,7 @@ class CallLabel:
                             criterion=self.criterion, repair=self.kind == "repair",
                             variant=self.variant)
 
-    def to_record(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "study": self.study_id,

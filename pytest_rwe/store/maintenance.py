@@ -99,7 +99,7 @@ def migrate(root: Path, canonical: Callable[[str], str | None], *,
                           subject, label.variant)
         target = root / label.relative_path(stored.key)
         record: dict[str, object] = {
-            "format": FORMAT_VERSION, "call": label.to_record(), "key": stored.key,
+            "format": FORMAT_VERSION, "call": label.to_dict(), "key": stored.key,
             "request": dict(stored.request()), "response": stored.data.get("response"),
             "run_id": stored.data.get("run_id"), "recorded_at": stored.data.get("recorded_at"),
         }

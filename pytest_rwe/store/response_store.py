@@ -185,7 +185,7 @@ class ResponseStore(SingleFlight):
                     "response": data.get("response"), "run_id": data.get("run_id"),
                     "recorded_at": data.get("recorded_at")}
         data["format"] = FORMAT_VERSION
-        data["call"] = call.to_record()
+        data["call"] = call.to_dict()
         atomic_write_text(path, dump_record(data))
         self._gitignore()
 

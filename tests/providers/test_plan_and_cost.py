@@ -161,8 +161,8 @@ def test_tokens_and_cost_of_summary_and_judge_calls(fake: FakeServer, store_root
     assert {r.provider for r in fake.requests} == {"openai", "anthropic", "google"}
 
     record = {"model": "openai/gpt-4.1", "study": study.id, "repeat": 0, "error": None,
-              "summary": evaluation.summary.to_record() | {"replayed": False},  # type: ignore[union-attr]
-              "verdict": evaluation.verdict.to_record(), "badge": "green",  # type: ignore[union-attr]
+              "summary": evaluation.summary.to_dict() | {"replayed": False},  # type: ignore[union-attr]
+              "verdict": evaluation.verdict.to_dict(), "badge": "green",  # type: ignore[union-attr]
               "thresholds": {}, "usage": usage}
     report = build_report([record], FAST, jury=JURY, models=("openai/gpt-4.1",))
     model = report["models"]["openai/gpt-4.1"]

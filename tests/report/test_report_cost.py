@@ -25,7 +25,7 @@ def counts(*usages: Usage, stored: bool = False) -> dict[str, Any]:
     total = TokenCounts()
     for usage in usages:
         total = total.add(usage, replayed=stored)
-    return total.to_record()
+    return total.to_dict()
 
 
 def priced(model: str, study: str, summary: Usage, judge: Usage,
