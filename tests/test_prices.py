@@ -56,7 +56,7 @@ def test_unknown_tokens_or_price_is_unknown_never_zero() -> None:
     assert counts.input_tokens == 100 and counts.reasoning_tokens is None
     assert Price(2.0, 8.0).usd(counts) is None
     assert default_prices().usd("openai/gpt-x", TokenCounts().add(Usage(1, 1))) is None
-    assert TokenCounts.from_record(counts.to_dict()) == counts
+    assert TokenCounts.from_dict(counts.to_dict()) == counts
 
 
 def test_sums_keep_unknown_apart() -> None:

@@ -48,11 +48,11 @@ def evaluation_record(
         "badge": verdict.badge(thresholds) if verdict else "red",
         "thresholds": dict(thresholds),
         "claims": dict(claims) if claims is not None else None,
-        "usage": usage_record(evaluation.calls),
+        "usage": usage_dict(evaluation.calls),
     }
 
 
-def usage_record(calls: tuple[CallUsage, ...]) -> dict[str, Any]:
+def usage_dict(calls: tuple[CallUsage, ...]) -> dict[str, Any]:
     """The tokens of an evaluation's calls: its summary, and per juror its judge calls and
     repairs (``TokenCounts.to_dict`` form)."""
     from pytest_rwe.providers.prices import TokenCounts  # heavy: only where records are built

@@ -76,7 +76,7 @@ class TokenCounts:
                 **{n: getattr(self, n) for n in _COUNT_FIELDS}, "unknown": self.unknown}
 
     @classmethod
-    def from_record(cls, data: Mapping[str, Any] | None) -> TokenCounts:
+    def from_dict(cls, data: Mapping[str, Any] | None) -> TokenCounts:
         """Counts from :meth:`to_dict`'s form (a missing field is unknown)."""
         if not data:
             return cls()

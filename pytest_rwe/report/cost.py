@@ -1,7 +1,7 @@
 """Tokens and cost of a run from its records (pure): per model under test, per juror, total.
 
 Each record carries the token counts of its evaluation's calls (``usage``: the summary, and
-per juror its judge calls and repairs; see :func:`pytest_rwe.plugin.records.usage_record`). Calls
+per juror its judge calls and repairs; see :func:`pytest_rwe.plugin.records.usage_dict`). Calls
 replayed from the store count with the tokens recorded when they were made, so a replayed
 run reports what the calls cost. A record from before tokens were recorded, a call whose
 tokens are unknown, or a model without a price, make the cost unknown (None), never 0.
@@ -29,13 +29,13 @@ def summary_counts(record: Record) -> TokenCounts:
     usage = record.get("usage")
     if usage is None:
         return TokenCounts(calls=1, unknown=1) if record.get("summary") else TokenCounts()
-    return TokenCounts.from_record(usage.get("summary"))
+    return TokenCounts.from_dict(usage.get("summary"))
 
 
 def juror_counts(record: Record) -> dict[str, TokenCounts]:
     """Per juror, the tokens of a record's judge calls and repairs."""
     usage = record.get("usage") or {}
-    return {str(juror): TokenCounts.from_record(counts)
+    return {str(juror): TokenCounts.from_dict(counts)
             for juror, counts in (usage.get("jurors") or {}).items()}
 
 
@@ -94,7 +94,7 @@ def cost_section(records: Sequence[Record], models: Sequence[str], jurors: Seque
                                prices.usd(j, by_juror.get(j, TokenCounts())))
                      for j in names}
     usages = {m: model_usage(m, records, prices) for m in models}
-    summaries = sum((TokenCounts.from_record(u["usage"]["summary"]) for u in usages.values()),
+    summaries = sum((TokenCounts.from_dict(u["usage"]["summary"]) for u in usages.values()),
                     TokenCounts())
     judges = sum(by_juror.values(), TokenCounts(unknown=int(old)))
     total_usd = _sum_usd([*(u["usage"]["summary"]["usd"] for u in usages.values()),

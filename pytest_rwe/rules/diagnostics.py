@@ -194,7 +194,7 @@ def study_value(study: Study, field: str) -> str | None:
     return None if value is None else str(value)
 
 
-def finding_record(study: Study, finding: Finding) -> dict[str, Any]:
+def finding_dict(study: Study, finding: Finding) -> dict[str, Any]:
     """A rules finding as JSON: ``quote``, ``start``, ``end`` (offsets into the summary),
     ``field`` (the study field), ``value`` (the study's value there) and ``message``."""
     return {"quote": finding.quote, "start": finding.start, "end": finding.end,
@@ -218,7 +218,7 @@ def juror_findings(study: Study, summary: str, verdict: Verdict) -> dict[str, di
                 continue
             if score.juror == RULES_JUROR:
                 found = judge(study, summary, criterion).findings
-                per[score.juror] = {"findings": [finding_record(study, f) for f in found]}
+                per[score.juror] = {"findings": [finding_dict(study, f) for f in found]}
             else:
                 quotes = locate_quotes(score.explanation, summary, study_text)
                 per[score.juror] = {"quotes": [q.to_dict() for q in quotes],

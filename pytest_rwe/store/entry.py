@@ -36,8 +36,8 @@ __all__ = [
     "StoreWarning",
     "StoredResponse",
     "check_key",
-    "decode_record",
-    "encode_record",
+    "decode_entry",
+    "encode_entry",
     "slug",
 ]
 
@@ -93,12 +93,12 @@ class RequestInfo:
         return record
 
 
-def usage_record(usage: Usage) -> dict[str, Any]:
+def usage_dict(usage: Usage) -> dict[str, Any]:
     """Every token count of ``usage`` (all of :class:`Usage`'s fields, None when unknown)."""
     return {f.name: getattr(usage, f.name) for f in dataclasses.fields(usage)}
 
 
-def encode_record(
+def encode_entry(
     call: CallLabel,
     key: str,
     result: GenerationResult,
@@ -119,15 +119,15 @@ def encode_record(
             "text": result.text,
             # 0.1 ms is far below network jitter; fewer digits keep diffs quiet.
             "latency_s": round(result.latency_s, 4),
-            **usage_record(result.usage),
+            **usage_dict(result.usage),
         },
         "run_id": run_id,
         "recorded_at": recorded_at.isoformat(timespec="seconds"),
     }
-    return dump_record(record)
+    return dump_entry(record)
 
 
-def dump_record(record: Mapping[str, Any]) -> str:
+def dump_entry(record: Mapping[str, Any]) -> str:
     """A record as file text: redacted, pretty-printed, sorted keys, trailing newline; C1
     controls and DEL as ``\\u`` escapes (``cat`` of a stored reply cannot drive a terminal),
     every other character as written."""
@@ -160,7 +160,7 @@ class StoredResponse:
                                           "prompt_sha256") if k in self.data}
 
 
-def decode_record(text: str) -> StoredResponse:
+def decode_entry(text: str) -> StoredResponse:
     """Parse a stored file (this format or the old one); ValueError (naming the field) when
     it is torn or malformed."""
     try:

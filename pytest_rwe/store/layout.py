@@ -142,7 +142,7 @@ class CallLabel:
         }
 
     @classmethod
-    def from_record(cls, data: Any, repeat: int = 0) -> CallLabel:
+    def from_dict(cls, data: Any, repeat: int = 0) -> CallLabel:
         """The label a stored record names (``repeat`` when the record's label has none)."""
         if not isinstance(data, dict):
             raise ValueError("field label is not an object")

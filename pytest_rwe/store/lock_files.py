@@ -6,7 +6,7 @@ Both work on any local POSIX or Windows filesystem with no extra dependency:
   written is there for the next run however the process ends (killed, out of memory,
   interrupted): the kernel has it. Entries are not fsync'ed: that would only guard against
   the machine itself crashing, costs system time on every call, and a file a crash did tear
-  is detected when read (:func:`pytest_rwe.store.entry.decode_record`) and recorded again,
+  is detected when read (:func:`pytest_rwe.store.entry.decode_entry`) and recorded again,
   never used;
 - a lock is a file created with ``O_CREAT | O_EXCL`` (exactly one creator wins) holding the
   owner's pid, its start time, host name, creation time and a random token. A lock whose

@@ -3,13 +3,13 @@
 Two implementations behind one interface (:class:`FlightLocks`):
 
 - :class:`RangeLocks` (POSIX systems): one byte per key in one file,
-  ``<store>/.locks/flight``, locked with ``fcntl`` record locks. Taking or releasing a lock
+  ``<store>/.locks/flight``, locked with ``fcntl`` range locks. Taking or releasing a lock
   is a system call (microseconds, no file created per call), and the kernel releases a
   process's locks when it dies, however it dies: a killed owner, even one not yet reaped
   (a zombie), never holds a key. Record locks belong to a process, not to a file object,
   so the locks of this process are also kept in a table, shared by every store object of
   the process, so that two of them exclude each other as two processes would.
-- :class:`FileLocks` (elsewhere, or where the filesystem refuses record locks): a lock file
+- :class:`FileLocks` (elsewhere, or where the filesystem refuses range locks): a lock file
   per key created with ``O_EXCL``, naming its owner; a lock whose owner died or stopped
   beating is broken (:mod:`pytest_rwe.store.lock_files`).
 
@@ -70,13 +70,13 @@ class FlightLocks(Protocol):
         ...
 
 
-# -- record locks ---------------------------------------------------------------------------
+# -- range locks ----------------------------------------------------------------------------
 _TABLE_LOCK = threading.Lock()  # guards the two tables and every record-lock system call
 # lock file path -> this process's one descriptor of it. Closing any descriptor of the file
-# drops every record lock the process holds on it, so it is closed only once none is held.
+# drops every range lock the process holds on it, so it is closed only once none is held.
 _FILES: dict[str, int] = {}
 _OWNED: dict[tuple[str, int], str] = {}  # (lock file, byte) -> the token that holds it
-_FILES_PID = -1  # descriptors are shared with a forked child, record locks are not
+_FILES_PID = -1  # descriptors are shared with a forked child, range locks are not
 
 
 def _offset(key: str) -> int:
@@ -91,7 +91,7 @@ class RangeLocks:
 
     @staticmethod
     def usable(root: Path) -> bool:
-        """Whether record locks work on the filesystem of ``root`` (not on every share)."""
+        """Whether range locks work on the filesystem of ``root`` (not on every share)."""
         if fcntl is None:
             return False
         locks = RangeLocks(root)
@@ -164,7 +164,7 @@ class RangeLocks:
             self._close_if_unused()
         if pid is None:
             return None
-        # a record lock is always of this host; its pid is only known on Linux (else 0)
+        # a range lock is always of this host; its pid is only known on Linux (else 0)
         return LockInfo(pid, me().host, 0.0, "", "", process_start(pid) if pid > 0 else None)
 
     def held(self, keys: Iterable[str]) -> set[str]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_rwe.store.entry import FORMAT_VERSION, decode_record, dump_record
+from pytest_rwe.store.entry import FORMAT_VERSION, decode_entry, dump_entry
 from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.layout import FREE_FOLDER, CallLabel, entry_files, is_legacy_file
 
@@ -85,10 +85,10 @@ def migrate(root: Path, canonical: Callable[[str], str | None], *,
         if not is_legacy_file(path.relative_to(root)):
             continue
         try:
-            stored = decode_record(path.read_text(encoding="utf-8"))
+            stored = decode_entry(path.read_text(encoding="utf-8"))
             if stored.format >= FORMAT_VERSION:
                 continue
-            label = CallLabel.from_record(stored.data.get("label"),
+            label = CallLabel.from_dict(stored.data.get("label"),
                                           int(stored.data.get("repeat") or 0))
         except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
             result.skipped.append((path, str(exc)))
@@ -125,7 +125,7 @@ def migrate(root: Path, canonical: Callable[[str], str | None], *,
                 result.moved -= 1
                 source.unlink(missing_ok=True)
                 continue
-        atomic_write_text(target, dump_record(record))
+        atomic_write_text(target, dump_entry(record))
         source.unlink(missing_ok=True)
     if not dry_run:
         for path in result.dropped:

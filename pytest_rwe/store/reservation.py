@@ -138,7 +138,7 @@ class SingleFlight:
 
     @property
     def locks(self) -> FlightLocks:
-        """The cross-process key locks of this store (record locks, or lock files)."""
+        """The cross-process key locks of this store (range locks, or lock files)."""
         if self._locks is None:
             self._locks = flight_locks(self.root)
         return self._locks
@@ -235,7 +235,7 @@ class SingleFlight:
         while True:
             # A lock file costs a file creation (up to half a millisecond on a busy disk): in
             # a thread, so a burst of reservations does not stall every call on the loop. A
-            # record lock is a system call of microseconds: no thread needed.
+            # range lock is a system call of microseconds: no thread needed.
             inline = not self.shared or isinstance(self.locks, RangeLocks)
             step = _advance(attempts) if inline else await asyncio.to_thread(_advance, attempts)
             if isinstance(step, Reservation):

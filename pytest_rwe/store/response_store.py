@@ -42,9 +42,9 @@ from pytest_rwe.store.entry import (
     StoredResponse,
     StoreStats,
     StoreWarning,
-    decode_record,
-    dump_record,
-    encode_record,
+    decode_entry,
+    dump_entry,
+    encode_entry,
 )
 from pytest_rwe.store.files import atomic_write_text
 from pytest_rwe.store.layout import legacy_relative_path
@@ -98,7 +98,7 @@ class ResponseStore(SingleFlight):
         self.poll_interval = poll_interval
         self.shared = shared
         self.registry = registry
-        self._locks = locks  # None: record locks where they work, else lock files
+        self._locks = locks  # None: range locks where they work, else lock files
         self._gitignored = False
         self._watchers: dict[asyncio.AbstractEventLoop, LockWatcher] = {}
         self._owners: dict[tuple[str, int, int | None], tuple[OwnerState, float]] = {}
@@ -171,7 +171,7 @@ class ResponseStore(SingleFlight):
             self._report(path, f"cannot read it: {exc}")
             return None
         try:
-            return decode_record(text)
+            return decode_entry(text)
         except ValueError as exc:
             self._report(path, f"it is not a complete stored response ({exc})")
             return None
@@ -186,7 +186,7 @@ class ResponseStore(SingleFlight):
                     "recorded_at": data.get("recorded_at")}
         data["format"] = FORMAT_VERSION
         data["call"] = call.to_dict()
-        atomic_write_text(path, dump_record(data))
+        atomic_write_text(path, dump_entry(data))
         self._gitignore()
 
     def _gitignore(self) -> None:
@@ -273,7 +273,7 @@ class ResponseStore(SingleFlight):
         if not isinstance(result, GenerationResult):
             raise TypeError(f"save() takes a GenerationResult, not {type(result).__name__}")
         path = self.path_for(call, key)
-        atomic_write_text(path, encode_record(call, key, result, request, run_id=self.run_id))
+        atomic_write_text(path, encode_entry(call, key, result, request, run_id=self.run_id))
         self._count("writes")
         self._gitignore()
         with self._mutex:

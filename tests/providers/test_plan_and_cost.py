@@ -16,7 +16,7 @@ import pytest
 from pytest_rwe.caller import RunSharing
 from pytest_rwe.engine import Evaluation, build_engine, engine_config
 from pytest_rwe.plan import build_plan, plan_lines, resolve_calls
-from pytest_rwe.plugin.records import usage_record
+from pytest_rwe.plugin.records import usage_dict
 from pytest_rwe.prompts import load_prompts, render_summarize_prompt
 from pytest_rwe.providers.prices import default_prices
 from pytest_rwe.providers.registry import create_provider
@@ -146,7 +146,7 @@ def test_tokens_and_cost_of_summary_and_judge_calls(fake: FakeServer, store_root
     fake.reasoning_tokens = 30
     study = studies[0]
     (evaluation,) = run(store_root, [("openai/gpt-4.1", study, 0)])
-    usage = usage_record(evaluation.calls)
+    usage = usage_dict(evaluation.calls)
     prompt = render_summarize_prompt(study, PROMPTS)
     summary = usage["summary"]
     assert summary["input_tokens"] == count_tokens(prompt)
@@ -175,7 +175,7 @@ def test_tokens_and_cost_of_summary_and_judge_calls(fake: FakeServer, store_root
     fake.reset()
     (replayed,) = run(store_root, [("openai/gpt-4.1", study, 0)])
     assert not fake.requests
-    again = usage_record(replayed.calls)
+    again = usage_dict(replayed.calls)
     assert again["summary"]["replayed"] == 1
     assert {k: v for k, v in again["summary"].items() if k != "replayed"} == {
         k: v for k, v in summary.items() if k != "replayed"}
