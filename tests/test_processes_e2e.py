@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from e2e_kit import (
@@ -119,6 +120,16 @@ def test_a_killed_calling_worker_costs_its_test_and_nothing_else(
     assert len([r for r in server.requests if r.status == 200]) >= CALLS
 
 
+def stored_requests(store: Path) -> set[str]:
+    """The distinct requests the store holds: a judge request that two models share (this
+    suite's server gives every model one summary) is one call filed under both names."""
+    keys = set()
+    for path in store.rglob("*.json"):
+        if ".locks" not in path.parts:
+            keys.add(str(json.loads(path.read_text(encoding="utf-8"))["key"]))
+    return keys
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="tells a zombie by /proc")
 def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
         pytester: pytest.Pytester, server: FakeServer) -> None:
@@ -135,11 +146,10 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
             leader = int(json.loads(note.read_text())["pid"])
         time.sleep(0.05)
     assert leader is not None, "the leader never started calling"
-    # What it had stored, counted before the kill: once it is dead the worker that takes
+    # The requests it had stored, counted before the kill: once it is dead the worker that takes
     # over starts storing too (a file the leader stores between this count and the kill
     # only makes the bound below looser)
-    stored = len([p for p in (pytester.path / "store").rglob("*.json")
-                  if ".locks" not in p.parts])
+    stored = len(stored_requests(pytester.path / "store"))
     os.kill(leader, signal.SIGKILL)
     while pid_alive(leader):  # until dead or a zombie (bounded by the deadline above)
         assert time.monotonic() < deadline
