@@ -74,15 +74,7 @@ def test_two_runs_on_one_store_share_one_budget_per_provider(
     # calls at once and each run may send 4: together they must not send more.
     for vendor in ("openai", "anthropic", "google"):
         server.set_cap(vendor, 4)
-    summaries = server.responder
-    assert summaries is not None
-
-    def signed(provider: str, model: str, prompt: str) -> str | None:
-        text = summaries(provider, model, prompt)
-        # each model its own summary, so the two runs' judge calls differ too
-        return text if text is None or "<<<SUMMARY" in prompt else f"{text} ({model})"
-
-    server.responder = signed
+    own_summaries(server)  # so the two runs' judge calls differ too
     args = ["--rwe-concurrency", "4", *(["-n", str(workers)] if workers else [])]
     runs = [start(pytester, server, *args, "--rwe-model", model)
             for model in ("openai/gpt-4.1-mini", "openai/gpt-4.1")]
@@ -120,6 +112,18 @@ def test_a_killed_calling_worker_costs_its_test_and_nothing_else(
     assert len([r for r in server.requests if r.status == 200]) >= CALLS
 
 
+def own_summaries(server: FakeServer) -> None:
+    """Give each model a summary of its own, so no judge request is shared by two models."""
+    summaries = server.responder
+    assert summaries is not None
+
+    def signed(provider: str, model: str, prompt: str) -> str | None:
+        text = summaries(provider, model, prompt)
+        return text if text is None or "<<<SUMMARY" in prompt else f"{text} ({model})"
+
+    server.responder = signed
+
+
 def stored_requests(store: Path) -> set[str]:
     """The distinct requests the store holds: a judge request that two models share (this
     suite's server gives every model one summary) is one call filed under both names."""
@@ -136,6 +140,10 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
     # As a user's kill -9 (or the OOM killer) would: the worker dies while its engine makes
     # the run's calls. xdist leaves it a zombie for a while, which kill(pid, 0) calls alive.
     server.latency_s = 0.3
+    # One summary for all models would make every judge request one call filed under three
+    # names, and a name the killed worker had not filed yet is called again by design (one
+    # file per logical call): the bound below is exact only when no request is shared.
+    own_summaries(server)
     run = start(pytester, server, "-n", "2")
     notes = pytester.path / "store" / ".locks"
     deadline = time.monotonic() + 120
@@ -155,15 +163,20 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
         assert time.monotonic() < deadline
         time.sleep(0.01)
     # the leader's connections (only it called until then; one the taker-over opened already
-    # only makes the bound looser)
+    # only makes the bound looser), and what had been answered when it died
     leader_connections = server.clients()
+    at_death = len(server.requests)
     output = finish(run)  # it ends by itself, within the bound of finish()
     assert run.returncode in (0, 1), output[-3000:]
     summary = output.strip().splitlines()[-1]
     # at most the test the killed worker was running fails; every other test passes
     assert "passed" in summary and "error" not in summary, output[-3000:]
     # The calls it asked for but had not stored (answered, or still in flight, when it died)
-    # are made again, and nothing it had stored.
+    # are made again, and nothing it had stored: of the requests answered before its death,
+    # at most those it had not stored are answered again after it.
     lost = len([r for r in server.requests
                 if r.status == 200 and r.client in leader_connections]) - stored
-    assert len(server.duplicate_requests()) <= lost
+    before = {r.body_hash for r in server.requests[:at_death] if r.status == 200 and not r.fault}
+    again = {r.body_hash for r in server.requests[at_death:]
+             if r.status == 200 and not r.fault and r.body_hash in before}
+    assert len(again) <= lost, (len(again), lost)
