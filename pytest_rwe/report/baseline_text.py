@@ -12,6 +12,7 @@ from typing import Any
 
 from pytest_rwe import escape
 from pytest_rwe.criteria import label
+from pytest_rwe.report.md_table import md_table
 from pytest_rwe.verdict import CRITERIA
 
 Segment = tuple[str, str | None]
@@ -145,12 +146,12 @@ def baseline_markdown(report: Mapping[str, Any]) -> list[str]:
         wanted = ", ".join(f"{c} {v:g}" for c, v in limits.items())
         verdict = "passed" if gating["passed"] else "failed"
         lines += [f"**Baseline gate {verdict}** (max drop: {wanted}).", ""]
-    lines += ["| model | studies | " + " | ".join(CRITERIA) + " |",
-              "| --- | --- | " + " | ".join("---" for _ in CRITERIA) + " |"]
+    rows = []
     for model, cells in comparison["models"].items():
         n = max((c["n"] for c in cells.values() if c), default=0)
-        row = [f"{_diff(cells.get(c))}{_flag(cells.get(c), limits.get(c))}" for c in CRITERIA]
-        lines.append(f"| `{_esc(model)}` | {n} | " + " | ".join(row) + " |")
+        rows.append([f"`{_esc(model)}`", str(n), *(
+            f"{_diff(cells.get(c))}{_flag(cells.get(c), limits.get(c))}" for c in CRITERIA)])
+    lines += md_table(["model", "studies", *CRITERIA], rows)
     for failure in gating.get("failures") or []:
         lines.append("")
         if failure.get("cause"):

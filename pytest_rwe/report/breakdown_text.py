@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rwe import escape
+from pytest_rwe.report.md_table import md_table
 from pytest_rwe.verdict import CRITERIA
 
 Line = list[tuple[str, str | None]]
@@ -104,9 +105,7 @@ def breakdown_markdown(report: Mapping[str, Any]) -> list[str]:
     for model, entry in section["models"].items():
         rows = _rows(report, model, entry, dimensions)
         header = [f"`{escape.markdown(model)}`", "studies", *CRITERIA]
-        lines += ["| " + " | ".join(header) + " |", "| " + " | ".join(["---"] * len(header))
-                  + " |"]
-        lines += ["| " + " | ".join(escape.markdown(c) for c in row) + " |" for row in rows]
+        lines += md_table(header, ([escape.markdown(c) for c in row] for row in rows))
         lines.append("")
     return lines
 

@@ -15,6 +15,7 @@ from pytest_rwe import escape
 from pytest_rwe.report.baseline_text import baseline_markdown
 from pytest_rwe.report.breakdown_text import breakdown_markdown
 from pytest_rwe.report.cost_text import cost_note, cost_rows
+from pytest_rwe.report.md_table import md_table
 from pytest_rwe.report.run_section import run_markdown
 from pytest_rwe.report.study_notes import selection_text, warning_markdown
 from pytest_rwe.report.terminal import SHORT, bt_basis, fmt, fmt_ci, resolution_text
@@ -30,14 +31,6 @@ DETAIL_LIMIT = 30
 
 
 esc = escape.markdown  # no control characters, HTML-escaped, pipes escaped, one line
-
-
-def _row(cells: list[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
 
 
 def _ranking(report: Mapping[str, Any]) -> list[str]:
@@ -62,7 +55,7 @@ def _ranking(report: Mapping[str, Any]) -> list[str]:
                                                   "ci_high": bt["ci_high"]}, "{:.0f}"),
                      "top" if name == top else fmt_ci(diff)]
         rows.append(cells)
-    lines = _table(header, rows)
+    lines = md_table(header, rows)
     weights = ", ".join(f"{k}={v:g}" for k, v in report["weights"].items())
     lines.append("")
     lines.append(f"Weights: {weights}.")
@@ -110,7 +103,7 @@ def _repeats(report: Mapping[str, Any]) -> list[str]:
     return ["### Repeats", "",
             f"{k} summaries per (model, study); `rwe_repeat_rule` {esc(section['rule'])}. Share "
             f"of repeats passing each criterion, and pass^{k} (every repeat passes), over "
-            "studies with 95% bootstrap intervals.", "", *_table(header, rows), ""]
+            "studies with 95% bootstrap intervals.", "", *md_table(header, rows), ""]
 
 
 def _agreement(report: Mapping[str, Any]) -> list[str]:
@@ -122,7 +115,7 @@ def _agreement(report: Mapping[str, Any]) -> list[str]:
         errored = sum(counts[criterion] for counts in errors["by_juror"].values())
         rows.append([criterion, kappa, str(cell["subjects"]), str(abstained), str(errored),
                      esc(cell["note"] or "")])
-    return _table(["criterion", "Fleiss' kappa", "summaries", "abstentions",
+    return md_table(["criterion", "Fleiss' kappa", "summaries", "abstentions",
                    "errors (could not be asked)", "note"], rows)
 
 
@@ -130,13 +123,13 @@ def _badges(report: Mapping[str, Any]) -> list[str]:
     models = list(report["models"])
     counts = [[f"`{esc(m)}`", *(str(report["models"][m]["badges"][b]) for b in _EMOJI)]
               for m in models]
-    lines = _table(["model", "🟢 green", "🟡 yellow", "🔴 red"], counts)
+    lines = md_table(["model", "🟢 green", "🟡 yellow", "🔴 red"], counts)
     grid = report["badges"]
     shown = [s for s in report["studies"] if any(b != "green" for b in grid[s].values())]
     if shown:
         lines += ["", f"<details><summary>{len(shown)} of {len(report['studies'])} studies "
                   "not all green</summary>", ""]
-        lines += _table(["study", *(f"`{esc(m)}`" for m in models)],
+        lines += md_table(["study", *(f"`{esc(m)}`" for m in models)],
                         [[f"`{esc(s)}`", *(_EMOJI.get(grid[s].get(m, ""), "-") for m in models)]
                          for s in shown])
         lines += ["", "</details>"]
@@ -203,7 +196,7 @@ def _claims(report: Mapping[str, Any]) -> list[str]:
             "Read from each summary by the rules juror's claim extraction: the summary calls an "
             "outcome significant exactly when p < 0.05; the direction it states agrees with the "
             "estimate.", "",
-            *_table(["model", "significance match", "direction agreement",
+            *md_table(["model", "significance match", "direction agreement",
                      "outcomes mentioned"], rows), ""]
 
 
@@ -213,7 +206,7 @@ def _cost(report: Mapping[str, Any]) -> list[str]:
         return []
     header, *body = rows
     return ["### Tokens and cost", "", esc(cost_note(report)), "",
-            *_table(["", *header[1:]], [[esc(row[0]), *row[1:]] for row in body]), ""]
+            *md_table(["", *header[1:]], [[esc(row[0]), *row[1:]] for row in body]), ""]
 
 
 def _share(rate: float | None, n: int) -> str:

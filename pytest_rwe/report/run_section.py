@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_rwe import escape
+from pytest_rwe.report.md_table import md_table
 from pytest_rwe.report.progress import short_names
 
 Line = list[tuple[str, str | None]]
@@ -73,8 +74,7 @@ def run_markdown(report: Mapping[str, Any]) -> list[str]:
     lines = ["### Run", "", escape.markdown(_totals(run)) + ".", ""]
     rows = _rows(run)
     if rows:
-        lines += ["| " + " | ".join(_HEAD) + " |", "| " + " | ".join(["---"] * len(_HEAD)) + " |"]
-        lines += ["| " + " | ".join(escape.markdown(c) for c in row) + " |" for row in rows]
+        lines += md_table(_HEAD, ([escape.markdown(c) for c in row] for row in rows))
         lines.append("")
     return lines
 
