@@ -25,6 +25,7 @@ from pytest_rwe.rules.consistency import (
     shares_unlike_counts,
 )
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.owned import misplaced_share, nested
@@ -207,7 +208,20 @@ def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> b
 
 
 def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:
-    """The entries of ``kinds`` a number could fit (a sorted lookup, then the exact test)."""
+    """The entries of ``kinds`` a number could fit (a sorted lookup, then the exact test).
+
+    The answer depends on the number's value and precision only, and a long summary writes
+    the same values many times ("HR 0.87" for many outcomes), so each is looked up once."""
+    kinds = tuple(kinds)
+    key = (number.value, number.scale, number.decimals, number.hedged, kinds)
+    return list(_NEAR.get(index, key, lambda: _near_entries(index, number, kinds)))
+
+
+_NEAR: Memo[tuple[float, float, int, bool, tuple[str, ...]], tuple[Entry, ...]] = Memo()
+
+
+def _near_entries(index: StudyIndex, number: NumberMention, kinds: tuple[str, ...]
+                  ) -> tuple[Entry, ...]:
     written = number.value * number.scale
     reach = 0.5 * 10 ** (-number.decimals) + 1e-9
     if number.decimals == 0 and abs(written) >= 1000:
@@ -229,7 +243,7 @@ def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> lis
             fit = verdicts[entry.value] = fits(number, entry)
         if fit:
             near.append(entry)
-    return near
+    return tuple(near)
 
 
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")

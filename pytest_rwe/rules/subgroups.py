@@ -90,4 +90,5 @@ def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token
             picked = whole
         else:
             picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches, clause_places)
-    return [o for o in siblings if o.key in set(picked)]
+    chosen_keys = set(picked)
+    return [o for o in siblings if o.key in chosen_keys]

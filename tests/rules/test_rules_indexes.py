@@ -1,0 +1,124 @@
+"""The caches and indexes that keep the rules juror near-linear: each answers as the scan it
+replaces, and an answer is never served for another object."""
+
+from __future__ import annotations
+
+import gc
+import random
+
+from pytest_rwe.rules.group_values import group_values
+from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.index import Entry, StudyIndex, matches
+from pytest_rwe.rules.memo import Memo
+from pytest_rwe.rules.numbers import _near, _near_entries
+from pytest_rwe.rules.outcome_places import by_numbers
+from pytest_rwe.rules.text import NumberMention, Span, numbers_in, tokenize
+from pytest_rwe.rules.truth import Fact
+from pytest_rwe.study import Outcome
+
+
+def test_memo_computes_once_per_owner_and_key() -> None:
+    memo: Memo[str, int] = Memo()
+    owner, other = [1], [1]  # equal but distinct: answers are per identity
+    calls: list[str] = []
+
+    def compute(tag: str) -> int:
+        calls.append(tag)
+        return len(calls)
+
+    assert memo.get(owner, "k", lambda: compute("a")) == 1
+    assert memo.get(owner, "k", lambda: compute("b")) == 1
+    assert memo.get(other, "k", lambda: compute("c")) == 2
+    assert memo.get(owner, "j", lambda: compute("d")) == 3
+    assert calls == ["a", "c", "d"]
+
+
+def test_memo_forgets_old_owners_and_never_serves_a_reused_id() -> None:
+    memo: Memo[str, str] = Memo(owners=2)
+    first, second, third = object(), object(), object()
+    memo.get(first, "k", lambda: "first")
+    memo.get(second, "k", lambda: "second")
+    memo.get(third, "k", lambda: "third")
+    assert memo.owners() == 2
+    assert memo.get(first, "k", lambda: "again") == "again"  # evicted, computed anew
+    # a new object at the id of a dropped one gets its own answers
+    for _ in range(50):
+        gone = object()
+        memo.get(gone, "k", lambda: "gone")
+        del gone
+        gc.collect()
+        fresh = object()
+        assert memo.get(fresh, "k", lambda: "fresh") == "fresh"
+        del fresh
+
+
+def test_memo_bounds_the_answers_per_owner() -> None:
+    memo: Memo[int, int] = Memo(per_owner=3)
+    owner = object()
+    for key in range(10):
+        memo.get(owner, key, lambda key=key: key)
+    assert memo.get(owner, 9, lambda: -1) == 9
+    assert memo.get(owner, 0, lambda: -1) == -1  # cleared when full, computed again
+
+
+def _number(value: float, decimals: int, hedged: bool = False) -> NumberMention:
+    return NumberMention(value, decimals, Span(0, 1, "x"), False, False, "", 1.0, hedged)
+
+
+def test_by_numbers_agrees_with_the_pairwise_scan() -> None:
+    rng = random.Random(7)
+    outcomes = [Outcome(f"outcome.o{i}_bin", f"o{i}", None, "bin", {}) for i in range(120)]
+    facts = {o.key: Fact(o.key, "MD", round(rng.uniform(-3, 3), rng.choice((1, 2, 3))), None,
+                         None, None, "", "", "") for o in outcomes}
+    text = " ".join(f"{rng.uniform(-3, 3):.{rng.choice((0, 1, 2, 3))}f}" for _ in range(200))
+    written = numbers_in(text)
+
+    def pairwise(outcome: Outcome) -> bool:
+        point = facts[outcome.key].point
+        assert point is not None
+        return any(n.decimals >= 1 and (matches(n.value, n.decimals, point)
+                                        or matches(abs(n.value), n.decimals, abs(point)))
+                   for n in written)
+
+    expected = [o for o in outcomes if pairwise(o)]
+    assert 0 < len(expected) < len(outcomes)
+    assert by_numbers(outcomes, facts, written) == expected
+    assert by_numbers(outcomes, facts, written) == expected  # from the kept sorted form
+    # another list of numbers is its own: nothing kept from the first one applies
+    assert by_numbers(outcomes, facts, numbers_in("9.99")) == []
+
+
+def test_near_is_the_same_for_a_repeated_value_and_per_index() -> None:
+    entries = [Entry(v, "effect", f"f{i}", f"o{i}", str(v)) for i, v in
+               enumerate([0.87, 0.87, 0.9, 1.2, 0.871])]
+    index = StudyIndex(entries)
+    first = _near(index, _number(0.87, 2), ("effect",))
+    assert [e.field for e in first] == ["f0", "f1", "f4"]
+    first.clear()  # a caller's list is its own
+    again = _near(index, _number(0.87, 2), ("effect",))
+    assert again == list(_near_entries(index, _number(0.87, 2), ("effect",)))
+    assert len(again) == 3
+    assert [e.field for e in _near(index, _number(0.87, 3), ("effect",))] == ["f0", "f1"]
+    assert _near(index, _number(0.83, 2), ("effect",)) == []
+    assert [e.field for e in _near(index, _number(0.83, 2, hedged=True), ("effect",))] == [
+        "f0", "f1", "f4"]
+    other = StudyIndex([Entry(0.87, "effect", "g", "o", "0.87")])
+    assert [e.field for e in _near(other, _number(0.87, 2), ("effect",))] == ["g"]
+
+
+def test_group_values_kept_per_clause_and_refs() -> None:
+    tokens = tokenize("Pain was 12.4% in the A group and 3.4% in the B group.")
+    at = {t.text: i for i, t in enumerate(tokens)}
+    refs = [GroupRef("intervention", at["A"], False, at["A"] + 1),
+            GroupRef("control", at["B"], False, at["B"] + 1)]
+    values = group_values(tokens, refs, 0, len(tokens))
+    assert values is not None and (values.intervention, values.control) == (12.4, 3.4)
+    assert group_values(tokens, refs, 0, len(tokens)) == values
+    swapped = [GroupRef("control", at["A"], False, at["A"] + 1),
+               GroupRef("intervention", at["B"], False, at["B"] + 1)]
+    flipped = group_values(tokens, swapped, 0, len(tokens))
+    assert flipped is not None and (flipped.intervention, flipped.control) == (3.4, 12.4)
+    assert group_values(tokens, refs, 0, at["and"]) is None  # another range is asked anew
+    same_words = tokenize("Pain was 12.4% in the A group and 3.4% in the B group.")
+    assert same_words == tokens and same_words is not tokens
+    assert group_values(same_words, swapped, 0, len(tokens)) == flipped
