@@ -9,6 +9,7 @@ another outcome is caught; a group size is checked against the group it is writt
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -203,8 +204,14 @@ def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> b
     if number.value in (0.05, 5.0) and not number.is_word and (
             number.value == 0.05 or re.search(r"signific|level|alpha", after, re.I)):
         return True
-    return number.value in (0.0, 1.0) and clause is not None and bool(
-        _NULL_TALK.search(clause.quote))
+    return number.value in (0.0, 1.0) and clause is not None and _null_talk(clause.quote)
+
+
+@functools.lru_cache(maxsize=64)
+def _null_talk(clause: str) -> bool:
+    """The clause speaks of the null value ("crosses 1"): read once per clause, which may
+    hold hundreds of estimates of 1.0."""
+    return bool(_NULL_TALK.search(clause))
 
 
 def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:

@@ -336,6 +336,9 @@ _OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater tha
                           re.IGNORECASE)
 _HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
                        r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
+_PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent|percentage)", re.IGNORECASE)
+_WORD_PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent)", re.IGNORECASE)
+_SCALE_AFTER = re.compile(r"\s*(million|thousand|billion)\b", re.IGNORECASE)
 _UNIT_TAILS = frozenset({"mo", "mos", "m", "y", "yr", "yrs", "d", "w", "wk", "wks", "h", "x",
                          "mg", "kg", "g", "ml", "mmhg", "k", "percent", "pct"})
 
@@ -351,7 +354,12 @@ def numbers_in(text: str) -> list[NumberMention]:
         value = float(raw)
         sign = match.group("sign")
         if sign:
-            before = text[: match.start()].rstrip()
+            # the last character before the sign that is not a space (a scan back, not a
+            # copy of the text before it: a summary may write hundreds of signed numbers)
+            back = match.start()
+            while back > 0 and text[back - 1].isspace():
+                back -= 1
+            before = text[back - 1] if back > 0 else ""
             # "2.38-3.12" is a range, not a negative number.
             glued = match.start() > 0 and text[match.start() - 1] in "-\u2013"
             if (before and (before[-1].isdigit() or before[-1] == "%") and glued) or (
@@ -362,9 +370,9 @@ def numbers_in(text: str) -> list[NumberMention]:
         start = match.start() if sign else match.start("num")
         end = match.end("num")
         after = text[end:end + 12]
-        is_percent = bool(re.match(r"\s*(%|percent|per cent|percentage)", after, re.IGNORECASE))
+        is_percent = bool(_PERCENT_AFTER.match(after))
         scale = 1.0
-        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
+        scale_match = _SCALE_AFTER.match(after)
         if scale_match:
             scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[scale_match.group(1).lower()]
         op_match = _OPERATOR_RE.search(text[max(0, start - 14):start])
@@ -384,9 +392,9 @@ def numbers_in(text: str) -> list[NumberMention]:
         else:
             value = _NUMBER_WORDS[match.group("word").lower()]
         after = text[match.end():match.end() + 12]
-        is_percent = bool(re.match(r"\s*(%|percent|per cent)", after, re.IGNORECASE))
+        is_percent = bool(_WORD_PERCENT_AFTER.match(after))
         hedged = bool(_HEDGE_RE.search(text[max(0, match.start() - 16):match.start()]))
-        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
+        scale_match = _SCALE_AFTER.match(after)
         scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[
             scale_match.group(1).lower()] if scale_match else 1.0
         found.append(NumberMention(float(value), 0, Span(match.start(), match.end(),

@@ -122,3 +122,43 @@ def test_group_values_kept_per_clause_and_refs() -> None:
     same_words = tokenize("Pain was 12.4% in the A group and 3.4% in the B group.")
     assert same_words == tokens and same_words is not tokens
     assert group_values(same_words, swapped, 0, len(tokens)) == flipped
+
+
+def test_null_talk_is_read_per_clause() -> None:
+    from pytest_rwe.rules.numbers import _accepted_anyway
+
+    crossing = "the interval crosses 1 (HR 1.0)"
+    plain = "the hazard ratio was 1.0"
+    one = _number(1.0, 1)
+    assert _accepted_anyway(crossing, one, Span(0, len(crossing), crossing))
+    assert not _accepted_anyway(plain, one, Span(0, len(plain), plain))
+    assert _accepted_anyway(crossing, one, Span(0, len(crossing), crossing))
+
+
+def test_proportion_words_still_found_past_the_prefilter() -> None:
+    from pytest_rwe.rules.approximate import approximations_in
+
+    phrases = {"twice the risk": 2.0, "doubled": 2.0, "a two-fold risk": 2.0,
+               "3 times the odds": 3.0, "2.5-fold": 2.5, "thrice": 3.0, "tripled": 3.0,
+               "quadrupled": 4.0, "halved": 0.5, "by half": 0.5, "half again as likely": 1.5,
+               "a third lower risk": 1 / 3, "two-thirds of patients": 200 / 3,
+               "three quarters of patients": 75.0, "a fifth lower risk": 0.2,
+               "a tenth lower risk": 0.1, "a fourth of the risk": 0.25}
+    for phrase, value in phrases.items():
+        found = approximations_in(f"The drug {phrase} was seen.")
+        assert [round(a.value, 6) for a in found] == [round(value, 6)], phrase
+    assert approximations_in("HR 0.87 (0.82 to 0.93), p = 0.02") == []
+    assert [a.kind for a in approximations_in("four in five patients")] == ["share"]
+
+
+def test_a_sign_after_a_number_and_spaces_is_read_as_before() -> None:
+    def signed(text: str) -> list[float]:
+        return [n.value for n in numbers_in(text)]
+
+    assert signed("2.38-3.12") == [2.38, 3.12]  # a range
+    assert signed("2.38 -3.12") == [2.38, -3.12]
+    assert signed("10%-3") == [10.0, -3.0]
+    assert signed("a\u20133") == [3.0]  # an en dash after a word joins, not a sign
+    assert signed("x \n\t \u20134") == [4.0]  # across a run of spaces
+    assert signed("\u20134") == [-4.0]
+    assert signed("MD " + "  " * 500 + "-0.5") == [-0.5]
