@@ -162,3 +162,29 @@ def test_a_sign_after_a_number_and_spaces_is_read_as_before() -> None:
     assert signed("x \n\t \u20134") == [4.0]  # across a run of spaces
     assert signed("\u20134") == [-4.0]
     assert signed("MD " + "  " * 500 + "-0.5") == [-0.5]
+
+
+def test_outcomes_sharing_a_name_each_get_the_match_of_their_shared_words() -> None:
+    from pathlib import Path
+
+    from pytest_rwe.rules.name_index import build_outcome_index
+    from pytest_rwe.rules.outcomes import _segment_candidates
+    from pytest_rwe.study import parse_study
+    from pytest_rwe.testing.studies import big_study_raw
+
+    study = parse_study(big_study_raw(48), Path("big_48.json"))  # 16 names, 3 subgroups each
+    index = build_outcome_index(study)
+    tokens = tokenize("a lower risk of stroke 2 at 3 years")
+    found = _segment_candidates(index, tokens, 0, len(tokens))
+    by_key: dict[str, list[tuple[float, list[int]]]] = {}
+    for strength, outcomes, positions in found:
+        for outcome in outcomes:
+            by_key.setdefault(outcome.key, []).append((strength, positions))
+    strokes = sorted(k for k in by_key if ".stroke." in k)
+    assert strokes == [f"outcome_3yrs.stroke.{i}_bin" for i in (1, 2, 3)]
+    base = (1.25, [4])  # "stroke" alone, a part of each subgroup's name
+    assert all(base in by_key[k] for k in strokes)
+    assert (2.5, [4, 5]) in by_key["outcome_3yrs.stroke.2_bin"]  # the whole name
+    assert (2.5, [4, 5]) not in by_key["outcome_3yrs.stroke.1_bin"]
+    shared = [positions for strength, _, positions in found if (strength, positions) == base]
+    assert len(shared) == 3 and len({id(p) for p in shared}) == 3  # each its own list
