@@ -188,3 +188,47 @@ def test_outcomes_sharing_a_name_each_get_the_match_of_their_shared_words() -> N
     assert (2.5, [4, 5]) not in by_key["outcome_3yrs.stroke.1_bin"]
     shared = [positions for strength, _, positions in found if (strength, positions) == base]
     assert len(shared) == 3 and len({id(p) for p in shared}) == 3  # each its own list
+
+
+def test_a_base_family_offers_the_subgroups_whose_words_are_written() -> None:
+    from pathlib import Path
+
+    from pytest_rwe.rules.name_index import build_outcome_index
+    from pytest_rwe.rules.subgroups import _family, subgroups, word_places
+    from pytest_rwe.study import parse_study
+    from pytest_rwe.testing.studies import big_study_raw
+
+    study = parse_study(big_study_raw(160), Path("big_160.json"))  # names of 9 or 10 subgroups
+    index = build_outcome_index(study)
+    family = _family(index, "strok")
+    assert family is _family(index, "strok")  # built once per index and base
+    assert family.keys == tuple(f"outcome_3yrs.stroke.{i}_bin" for i in range(1, 10))
+    assert family.whole == ()
+    tokens = tokenize("stroke 7 and stroke 3")
+    few = word_places(index, tokens, 0, len(tokens))
+    assert family.among(index, few) == ["outcome_3yrs.stroke.3_bin",
+                                        "outcome_3yrs.stroke.7_bin"]
+    many = {str(i): [0] for i in range(20)}  # more words than subgroups: every key
+    assert family.among(index, many) == list(family.keys)
+    # the name "stroke" alone, picked by the qualifier written beside it, through the index
+    stroke = [index.outcomes[k] for k in family.keys]
+    tokens = tokenize("a lower risk of stroke 3")
+    picked = subgroups(index, stroke, tokens, [4, 5], [(0, len(tokens))], 0, len(tokens))
+    assert [o.key for o in picked] == ["outcome_3yrs.stroke.3_bin"]
+    tokens = tokenize("stroke 7 and stroke 3")  # both qualifiers stand within reach
+    picked = subgroups(index, stroke, tokens, [3, 4], [(0, len(tokens))], 0, len(tokens))
+    assert [o.key for o in picked] == ["outcome_3yrs.stroke.3_bin", "outcome_3yrs.stroke.7_bin"]
+    # the base alone: the clause's qualifiers pick (read once per clause, kept per index)
+    tokens = tokenize("stroke was lower, mostly in subgroup 7")
+    picked = subgroups(index, stroke, tokens, [0], [(0, len(tokens))], 0, len(tokens))
+    assert [o.key for o in picked] == ["outcome_3yrs.stroke.7_bin"]
+    other = build_outcome_index(parse_study(big_study_raw(48), Path("big_48.json")))
+    picked = subgroups(other, [other.outcomes[k] for k in _family(other, "strok").keys],
+                       tokens, [0], [(0, len(tokens))], 0, len(tokens))
+    assert picked == []  # its stroke subgroups are 1 to 3: none is written
+    from pytest_rwe.rules.subgroups import _clause_places
+
+    kept = _clause_places(index, tokens, 0, len(tokens))
+    assert kept is _clause_places(index, tokens, 0, len(tokens))
+    assert kept == word_places(index, tokens, 0, len(tokens))
+    assert _clause_places(other, tokens, 0, len(tokens)) is not kept  # not another index's
