@@ -28,9 +28,8 @@ from pytest_rwe.rules.consistency import (
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
-from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.owned import misplaced_share, nested
-from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_mentions
+from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_bounds
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -154,43 +153,34 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     A bound after "all", "both" or "each" ("all had p < 0.001") is for every outcome the
     sentence names.
     """
-    in_sentence = sentence_mentions(analysis, mention_starts, number.span.start)
+    # index ranges of analysis.mentions, not copies: a sentence may name hundreds of outcomes
+    first, last = sentence_bounds(analysis, mention_starts, number.span.start)
+    mentions = analysis.mentions
     # mentions are in text order: those before the number are a prefix of the sentence's
-    cut = _prefix(in_sentence, number.span.start)
-    while cut and in_sentence[cut - 1].span.end > number.span.start:
+    cut = bisect.bisect_left(mention_starts, number.span.start, first, max(first, last))
+    while cut > first and mentions[cut - 1].span.end > number.span.start:
         cut -= 1
-    if not cut or _ALL_BEFORE.search(analysis.text[max(0, number.span.start - 24):
-                                                   number.span.start]):
-        return {m.outcome.key for m in in_sentence}, False
+    if cut == first or _ALL_BEFORE.search(analysis.text[max(0, number.span.start - 24):
+                                                        number.span.start]):
+        return {m.outcome.key for m in mentions[first:last]}, False
     lo, _hi = analysis.sentence_of(number.span.start)
     start = analysis.tokens[lo].start if analysis.tokens else 0
     close = analysis.text.rfind(")", start, number.span.start)
-    segment = in_sentence[_prefix(in_sentence, close + 1):cut]
+    segment = mentions[bisect.bisect_left(mention_starts, close + 1, first, cut):cut]
     # "dementia HR 0.60 (0.40-0.89), p < 0.01": after the name's own bracket, still its
     # number, unless a list or a clause break comes between
-    nearest = in_sentence[cut - 1:cut]
+    nearest = mentions[cut - 1:cut]
     if not segment and nearest and re.fullmatch(
             r"[^;()]*(?:\([^()]*\)[^;()]*)?", analysis.text[nearest[0].span.end:
                                                             number.span.start]):
         segment = nearest
-    chosen = segment or in_sentence[:cut]
+    chosen = segment or mentions[first:cut]
     # "hypokalemia (HR 2.72", "gout at 30 days (RR 1.97": the name, a few words, then the
     # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
     strict = bool(segment) and all(m.full for m in segment) and bool(
         re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
                      analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
     return {m.outcome.key for m in chosen}, strict
-
-
-def _prefix(mentions: list[Mention], char: int) -> int:
-    lo, hi = 0, len(mentions)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if mentions[mid].span.start < char:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 _ALL_BEFORE = re.compile(r"\b(?:all|both|each|every|either)\b[^.;()]{0,16}$", re.IGNORECASE)

@@ -232,3 +232,31 @@ def test_a_base_family_offers_the_subgroups_whose_words_are_written() -> None:
     assert kept is _clause_places(index, tokens, 0, len(tokens))
     assert kept == word_places(index, tokens, 0, len(tokens))
     assert _clause_places(other, tokens, 0, len(tokens)) is not kept  # not another index's
+
+
+def test_brackets_answer_as_the_scan_back_from_each_position() -> None:
+    from pytest_rwe.rules.number_groups import Brackets
+
+    def scan_back(tokens: list[str], at: int, lo: int) -> int:
+        depth = 0
+        for pos in range(at - 1, lo - 1, -1):
+            if tokens[pos] in ")]":
+                depth += 1
+            elif tokens[pos] in "([":
+                if depth:
+                    depth -= 1
+                    continue
+                return pos
+        return -1
+
+    rng = random.Random(11)
+    for _ in range(300):
+        texts = [rng.choice("()[]ab") for _ in range(rng.randint(0, 14))]
+        brackets = Brackets(tokenize(" ".join(texts)))
+        for at in range(len(texts) + 1):
+            for lo in range(at + 1):
+                found = brackets.enclosing[at] if at < len(texts) else brackets.last_open
+                assert (found if found >= lo else -1) == scan_back(texts, at, lo)
+        for pos in range(len(texts)):
+            assert brackets.next_close[pos] == next(
+                (i for i in range(pos + 1, len(texts)) if texts[i] in ")]"), len(texts))
