@@ -336,6 +336,20 @@ _OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater tha
                           re.IGNORECASE)
 _HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
                        r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
+# the last character, spaces aside, that an _OPERATOR_RE or a _HEDGE_RE match ends with
+# (either case; no other character matches these letters ignoring case)
+_OPERATOR_ENDS = frozenset("=<>≤≥nNwWrReEgG")
+_HEDGE_ENDS = frozenset("tTyYxX.dDeEoO~")
+
+
+def _ends_with(pattern: re.Pattern[str], ends: frozenset[str], before: str
+               ) -> re.Match[str] | None:
+    """``pattern.search(before)`` for a pattern anchored at the end by ``\\s*$``, skipped
+    when the last character that is not a space cannot end a match (most numbers)."""
+    tail = before.rstrip()
+    return pattern.search(before) if tail and tail[-1] in ends else None
+
+
 _PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent|percentage)", re.IGNORECASE)
 _WORD_PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent)", re.IGNORECASE)
 _SCALE_AFTER = re.compile(r"\s*(million|thousand|billion)\b", re.IGNORECASE)
@@ -375,7 +389,7 @@ def numbers_in(text: str) -> list[NumberMention]:
         scale_match = _SCALE_AFTER.match(after)
         if scale_match:
             scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[scale_match.group(1).lower()]
-        op_match = _OPERATOR_RE.search(text[max(0, start - 14):start])
+        op_match = _ends_with(_OPERATOR_RE, _OPERATOR_ENDS, text[max(0, start - 14):start])
         operator = ""
         if op_match:
             operator = {"≤": "<=", "≥": ">=", "less than": "<", "below": "<", "under": "<",
@@ -383,7 +397,7 @@ def numbers_in(text: str) -> list[NumberMention]:
                         "exceeding": ">"}.get(
                 op_match.group(1).lower(), op_match.group(1))
         decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
-        hedged = bool(_HEDGE_RE.search(text[max(0, start - 16):start]))
+        hedged = bool(_ends_with(_HEDGE_RE, _HEDGE_ENDS, text[max(0, start - 16):start]))
         found.append(NumberMention(value, decimals, Span(start, end, text[start:end]),
                                    is_percent, False, operator, scale, hedged))
     for match in _WORD_NUMBER_RE.finditer(text):
@@ -393,7 +407,8 @@ def numbers_in(text: str) -> list[NumberMention]:
             value = _NUMBER_WORDS[match.group("word").lower()]
         after = text[match.end():match.end() + 12]
         is_percent = bool(_WORD_PERCENT_AFTER.match(after))
-        hedged = bool(_HEDGE_RE.search(text[max(0, match.start() - 16):match.start()]))
+        hedged = bool(_ends_with(_HEDGE_RE, _HEDGE_ENDS, text[max(0, match.start() - 16):
+                                                             match.start()]))
         scale_match = _SCALE_AFTER.match(after)
         scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[
             scale_match.group(1).lower()] if scale_match else 1.0
