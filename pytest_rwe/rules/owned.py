@@ -47,6 +47,9 @@ _BEFORE = re.compile(r"^\s*%?\s*(?:of\s+(?:the\s+)?(?:patients|participants|case
                      r"(?:\s+(?:a|an|the))?\s*$", re.IGNORECASE)
 
 
+_VALUE_AT = re.compile(r"\d%?\s*(?:at|by|after)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
 def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
     clause = analysis.clause_of(number.span.start)
     if clause is None:
@@ -74,6 +77,10 @@ def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
         gap = text[last:number.span.start]
         # a mention placed at its timepoint ("at 36 months the remission rate was 63.4%")
         at_time = all(m.span.quote.strip().replace(".", "").isdigit() for m in nearest)
+        # "32.7% at 6 months, 69.7% at 12": a time point right after a value is that value's
+        if at_time and _VALUE_AT.search(text[max(0, nearest[0].span.start - 16):
+                                             nearest[0].span.start]):
+            return following
         if _AFTER.match(gap) or (at_time and re.fullmatch(r"[\s-]*(?:[A-Za-z]+[\s,-]*){1,6}",
                                                            gap)):
             # "sudden deaths 30% - 10% had been readmitted": the share may be either's

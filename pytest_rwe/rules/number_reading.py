@@ -1,0 +1,88 @@
+"""Readings of where a number belongs that the numbers check asks about: a year written
+short ("1990-94"), a name counted as several outcomes ("all three revascularisation
+endpoints"), and the time point a sentence's last time phrase gives ("5-y ..., CVD HR 2.95")."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from pytest_rwe.rules.at_time import timepoint_days, times_before
+from pytest_rwe.rules.claims import Analysis, study_reading
+from pytest_rwe.rules.text import NumberMention
+from pytest_rwe.study import Outcome, Study
+
+_YEAR_BEFORE = re.compile(r"\b(1[89]|20)(\d\d)\s*[-\u2013/]\s*$")
+
+
+def full_year(text: str, number: NumberMention) -> NumberMention:
+    """The second year of a span written short ("1990-94") as the year it stands for."""
+    if number.decimals or number.is_percent or number.is_word or not 0 <= number.value < 100 \
+            or len(number.span.quote) != 2:
+        return number
+    match = _YEAR_BEFORE.search(text[max(0, number.span.start - 8):number.span.start])
+    if match is None or number.value <= int(match.group(2)):
+        return number
+    return dataclasses.replace(number, value=int(match.group(1)) * 100 + number.value)
+
+
+_COUNTED = re.compile(r"\b(?:(?:all|both)(?:\s+(?:the\s+)?(?:two|three|four|five|six|\d+))?|"
+                      r"the\s+(?:two|three|four|five|six|\d+))\s+$", re.IGNORECASE)
+
+
+def with_counted(study: Study, analysis: Analysis, number: NumberMention, local: set[str]
+                  ) -> set[str]:
+    """"all three revascularisation endpoints (HR 1.42-1.50)": a name counted as several is
+    every outcome whose name holds its words, so their values are its."""
+    counted = [m for m in analysis.mentions if m.outcome.key in local
+               and m.span.end <= number.span.start
+               and _COUNTED.search(analysis.text[max(0, m.span.start - 24):m.span.start])]
+    if not counted:
+        return local
+    names, _ = study_reading(study)
+    wider = set(local)
+    for mention in counted:
+        words = set(names.names.get(mention.outcome.key, ()))
+        wider |= {k for k, name in names.names.items() if words and words <= set(name)}
+    return wider
+
+
+def at_written_time(study: Study, analysis: Analysis, number: NumberMention,
+                    local: set[str]) -> set[str]:
+    """Of the outcomes a number is written for, one name at several time points ("CVD death"
+    read as its 5- and 10-year results) keeps only the time points the sentence's last time
+    phrase before the number gives ("10-yr: ..., CVD death HR 2.46" is the 10-year HR)."""
+    by_key = {o.key: o for o in study.outcomes}
+    names: dict[str, list[str]] = {}
+    for key in local:
+        if key in by_key:
+            names.setdefault(by_key[key].name, []).append(key)
+    if all(len(keys) < 2 for keys in names.values()):
+        return local
+    times = _times(analysis, number)
+    kept = set(local)
+    for keys in names.values():
+        at = {k for k in keys if _at(by_key[k], times)}
+        if len(keys) > 1 and at:
+            kept -= set(keys) - at
+    return kept
+
+
+def _times(analysis: Analysis, number: NumberMention) -> frozenset[float]:
+    lo, _hi = analysis.sentence_of(number.span.start)
+    start = analysis.tokens[lo].start if analysis.tokens else 0
+    return times_before(analysis.text[start:number.span.start])
+
+
+def _at(outcome: Outcome, times: frozenset[float]) -> bool:
+    days = timepoint_days(outcome)
+    return days is not None and any(abs(days - t) <= 0.1 * t for t in times)
+
+
+def at_time_written(study: Study, analysis: Analysis, number: NumberMention,
+                     keys: set[str]) -> bool:
+    """Every outcome of ``keys`` is at a time point the sentence's last time phrase before
+    the number gives."""
+    times = _times(analysis, number)
+    by_key = {o.key: o for o in study.outcomes}
+    return bool(times) and all(k in by_key and _at(by_key[k], times) for k in keys)
