@@ -285,3 +285,19 @@ def test_operator_and_hedge_shortcut_answers_as_the_search() -> None:
             assert (found and found.span()) == (expected and expected.span()), before
             hits += expected is not None
     assert hits > 1000
+
+
+def test_a_study_index_is_built_once_per_study_object() -> None:
+    from pathlib import Path
+
+    from pytest_rwe.rules.index import build_index
+    from pytest_rwe.study import parse_study
+    from pytest_rwe.testing.studies import big_study_raw
+
+    study = parse_study(big_study_raw(16), Path("big_16.json"))
+    assert build_index(study) is build_index(study)
+    twin = parse_study(big_study_raw(16), Path("big_16.json"))
+    assert build_index(twin) is not build_index(study)
+    assert build_index(twin).entries == build_index(study).entries
+    other = parse_study(big_study_raw(16, seed=1), Path("big_16.json"))
+    assert build_index(other).entries != build_index(study).entries
