@@ -120,7 +120,7 @@ def _by_precision(written: Sequence[object]) -> dict[int, tuple[list[float], lis
 def _written_near(values: list[float], decimals: int, point: float) -> bool:
     """Whether a value of the sorted ``values`` rounds to ``point`` at ``decimals``: the
     values in a window a little wider than the tolerance, then the exact test."""
-    reach = 0.5 * 10.0 ** (-decimals) + 1e-6
+    reach = 0.5 * 10.0 ** (-decimals) + 1e-6 * (1.0 + abs(point))  # wider than any rounding
     lo = bisect.bisect_left(values, point - reach)
     hi = bisect.bisect_right(values, point + reach)
     return any(matches(value, decimals, point) for value in values[lo:hi])

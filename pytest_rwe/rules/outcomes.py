@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from pytest_rwe.rules.abbreviations import alias_key, code_like
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.name_index import (
     Mention,
     OutcomeIndex,
@@ -76,6 +77,22 @@ def _window(variant: Variant, at: dict[int, frozenset[str]], positions: list[int
 
 
 _Candidate = tuple[float, list[Outcome], list[int]]
+_Groups = dict[str, list[tuple[tuple[str, ...], list[int]]]]
+_RAREST_GROUPS: Memo[None, _Groups] = Memo()
+
+
+def _rarest_groups(index: OutcomeIndex) -> _Groups:
+    """``index.rarest`` with the variants of each word grouped by their strong words (the
+    base name of fifty subgroups is one group), built once per index."""
+    def build() -> _Groups:
+        groups: dict[str, dict[tuple[str, ...], list[int]]] = {}
+        for word, numbers in index.rarest.items():
+            by_words = groups.setdefault(word, {})
+            for number in numbers:
+                by_words.setdefault(index.variants[number].strong, []).append(number)
+        return {word: list(by_words.items()) for word, by_words in groups.items()}
+
+    return _RAREST_GROUPS.get(index, None, build)
 _Matches = list[tuple[float, list[int]]]  # (strength, matched positions) of one variant
 
 
@@ -88,9 +105,10 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
     present = frozenset().union(*at.values())
     if sum(len(index.postings.get(word, ())) for word in present) > _CROWDED:
         # a segment sharing words with many names: full matches only, each name looked up
-        # once, under its rarest word
-        numbers = {n for word in present for n in index.rarest.get(word, ())
-                   if all(w in present for w in index.variants[n].strong)}
+        # once, under its rarest word (names sharing their words tested once)
+        groups = _rarest_groups(index)
+        numbers = {n for word in present for strong, group in groups.get(word, ())
+                   if all(w in present for w in strong) for n in group}
     else:
         numbers = {n for word in present for n in index.postings.get(word, ())}
     out: list[_Candidate] = []

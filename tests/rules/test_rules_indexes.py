@@ -285,3 +285,45 @@ def test_operator_and_hedge_shortcut_answers_as_the_search() -> None:
             assert (found and found.span()) == (expected and expected.span()), before
             hits += expected is not None
     assert hits > 1000
+
+
+def test_a_study_index_is_built_once_per_study_object() -> None:
+    from pathlib import Path
+
+    from pytest_rwe.rules.index import build_index
+    from pytest_rwe.study import parse_study
+    from pytest_rwe.testing.studies import big_study_raw
+
+    study = parse_study(big_study_raw(16), Path("big_16.json"))
+    assert build_index(study) is build_index(study)
+    twin = parse_study(big_study_raw(16), Path("big_16.json"))
+    assert build_index(twin) is not build_index(study)
+    assert build_index(twin).entries == build_index(study).entries
+    other = parse_study(big_study_raw(16, seed=1), Path("big_16.json"))
+    assert build_index(other).entries != build_index(study).entries
+
+
+def test_a_crowded_segment_offers_the_names_whose_words_it_writes() -> None:
+    from pathlib import Path
+
+    from pytest_rwe.rules.name_index import build_outcome_index
+    from pytest_rwe.rules.outcomes import _CROWDED, _rarest_groups, _segment_candidates
+    from pytest_rwe.study import parse_study
+    from pytest_rwe.testing.studies import big_study_raw
+
+    index = build_outcome_index(parse_study(big_study_raw(800), Path("big_800.json")))
+    groups = _rarest_groups(index)
+    assert groups is _rarest_groups(index)
+    assert sorted(n for g in groups.values() for _, numbers in g for n in numbers) == sorted(
+        n for numbers in index.rarest.values() for n in numbers)
+    assert all(index.variants[n].strong == strong for g in groups.values()
+               for strong, numbers in g for n in numbers)
+    tokens = tokenize("a lower risk of stroke 2 at 3 years")
+    present = frozenset().union(*(index.words_matching(t.norm) for t in tokens))
+    assert sum(len(index.postings.get(w, ())) for w in present) > _CROWDED
+    naive = {index.variants[n].key for w in present for n in index.rarest.get(w, ())
+             if all(x in present for x in index.variants[n].strong)}
+    found = {o.key for _, outcomes, _ in _segment_candidates(index, tokens, 0, len(tokens))
+             for o in outcomes}
+    assert found == naive
+    assert {f"outcome_3yrs.stroke.{i}_bin" for i in range(1, 46)} <= found  # base "stroke"
