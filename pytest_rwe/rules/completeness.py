@@ -18,7 +18,12 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.name_index import OutcomeIndex
-from pytest_rwe.rules.reported import estimate_written, estimates, only_examined
+from pytest_rwe.rules.reported import (
+    estimate_written,
+    estimates,
+    in_written_range,
+    only_examined,
+)
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -70,6 +75,9 @@ def _result_written(text: str, sentence: Span) -> bool:
     return False
 
 
+_BULLET = re.compile(r"\s*(?:[-*\u2022\u2013]|\d{1,2}[.)])\s+[^\W\d_]")
+
+
 def tabular(text: str) -> bool:
     """A table fragment ("X | 24.6 | 27.1 | 0.04", or rows of numbers): text the juror cannot
     read as prose. A bulleted list ("- Gout: HR 0.69, p = 0.003") is prose, line by line."""
@@ -77,6 +85,8 @@ def tabular(text: str) -> bool:
         return True
     rows = 0
     for line in text.splitlines():
+        if _BULLET.match(line):
+            continue  # "- MACE: 1.56 (1.34-1.82), p < 0.001": a list item, read as prose
         numbers = len(numbers_in(line))
         words = len(re.findall(r"[A-Za-z]{2,}", line))
         rows += numbers >= 3 and numbers >= words
@@ -175,6 +185,8 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             table.append(tabular(analysis.text))
         unsure = table[0] or any(sole or (not c.generic and _could_be_about(
             analysis, index, c, key)) for c in loose)
+        if not claims and in_written_range(analysis, index, key):
+            continue
         if not claims:
             said_by_value = estimate_written(analysis, key, frozenset(by_outcome))
             if said_by_value == "difference":
