@@ -4,11 +4,13 @@ endpoints"), and the time point a sentence's last time phrase gives ("5-y ..., C
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 
 from pytest_rwe.rules.at_time import timepoint_days, times_before
 from pytest_rwe.rules.claims import Analysis, study_reading
+from pytest_rwe.rules.strata import pick
 from pytest_rwe.rules.text import NumberMention
 from pytest_rwe.study import Outcome, Study
 
@@ -77,6 +79,40 @@ def _times(analysis: Analysis, number: NumberMention) -> frozenset[float]:
 def _at(outcome: Outcome, times: frozenset[float]) -> bool:
     days = timepoint_days(outcome)
     return days is not None and any(abs(days - t) <= 0.1 * t for t in times)
+
+
+_LIST_BREAK = frozenset({",", ";", "(", ")", ":", "and", "vs", "versus", "or"})
+
+
+def at_written_stratum(study: Study, analysis: Analysis, number: NumberMention,
+                       local: set[str]) -> set[str]:
+    """Of the outcomes a number is written for, the subgroups of one base keep only those
+    whose qualifier the words right after the number write ("prevalence: 7.8% in the
+    H. pylori-negative, 8.9% in the H. pylori-positive")."""
+    index, _ = study_reading(study)
+    families: dict[str, list[str]] = {}
+    for key in local:
+        if key in index.qualifiers and index.bases.get(key):
+            families.setdefault(index.bases[key], []).append(key)
+    if all(len(keys) < 2 for keys in families.values()):
+        return local
+    tokens = analysis.tokens
+    lo = bisect.bisect_left(analysis.token_starts, number.span.end)
+    _first, last = analysis.sentence_of(number.span.start)
+    hi = lo
+    while hi < min(last, lo + 8) and tokens[hi].norm not in _LIST_BREAK \
+            and not (hi > lo and tokens[hi].is_number):
+        hi += 1
+
+    def matches(norm: str, word: str) -> bool:
+        return word in index.words_matching(norm)
+
+    kept = set(local)
+    for keys in families.values():
+        chosen = pick(sorted(keys), index.qualifiers, tokens, lo, hi, matches)
+        if len(keys) > 1 and chosen and len(chosen) < len(keys):
+            kept -= set(keys) - set(chosen)
+    return kept
 
 
 def at_time_written(study: Study, analysis: Analysis, number: NumberMention,

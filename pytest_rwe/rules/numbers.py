@@ -25,6 +25,8 @@ from pytest_rwe.rules.consistency import (
     printed_shares,
     shares_unlike_counts,
 )
+from pytest_rwe.rules.denominators import share_of_everyone
+from pytest_rwe.rules.design_labels import other_sex
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
@@ -140,7 +142,9 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             continue
         swapped = (size_swap(study, analysis, numbers, number)
                    or baseline_swap(study, analysis, numbers, number)
-                   or misplaced_share(study, index, analysis, number))
+                   or misplaced_share(study, index, analysis, number)
+                   or other_sex(study, text, number)
+                   or share_of_everyone(study, index, text, number))
         if swapped is not None:
             findings.append(swapped)
     for approximation in approximations:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.index import StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding
+from pytest_rwe.rules.number_reading import at_written_stratum
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.text import NumberMention
 from pytest_rwe.study import Study
@@ -97,7 +98,8 @@ def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
     if not number.is_percent or number.hedged or number.operator:
         return None
     owners = _owners(analysis, number)
-    keys = {m.outcome.key for m in owners}
+    # "prevalence: 7.8% H. pylori-positive, 8.9% H. pylori-negative": the subgroup after it
+    keys = at_written_stratum(study, analysis, number, {m.outcome.key for m in owners})
     if not keys:
         return None
     own = index.of_outcomes(keys, "percent")
@@ -109,7 +111,7 @@ def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
     # words may be either outcome, so the share is not surely misplaced
     if not others or any(nested(study, keys, {e.outcome or ""}) for e in others):
         return None
-    name = owners[0].outcome.name
+    name = next((m.outcome.name for m in owners if m.outcome.key in keys), "")
     field = own[0].field
     return NumberFinding(number.span, others[0].field, (
         f"{number.span.quote}% is written for {name} ({field} = {own[0].shown}), but it is "

@@ -108,3 +108,28 @@ def test_a_time_point_right_after_a_value_is_not_the_next_values() -> None:
                            "63.4% at 24 and 59.2% at 36 months.") == 1
     assert _numbers(study, "Metabolic syndrome remission was 32.7% at 6 months and 69.7% at "
                            "24 months.") == 0
+
+
+def test_a_design_count_of_one_sex_written_for_the_other_is_caught() -> None:
+    students = "vnu_freshmen_family_history_prehypertension_hypertension"  # 394 men, 446 women
+    assert _numbers(students, "The 840 freshmen (394 men and 446 women) were surveyed.") == 1
+    assert _numbers(students, "The 840 freshmen (446 men and 394 women) were surveyed.") == 0
+    surgery = "bariatric_surgery_t2d_remission_sweden_registry_case_series"  # 61.7% women
+    assert _numbers(surgery, "Of the 8,546 patients, 61.7% were women.") == 1
+    assert _numbers(surgery, "Of the 8,546 patients, 61.7% were male.") == 0
+
+
+def test_a_subgroups_share_written_as_everyones_is_caught() -> None:
+    study = "turkey_maintenance_hemodialysis_covid19_hospitalized_case_series"
+    # 67.9%: mechanical ventilation among the ICU patients; 16.3%: in-hospital death
+    assert _numbers(study, "Of those admitted to intensive care, 67.9% were ventilated.") == 1
+    assert _numbers(study, "Mechanical ventilation was needed by 67.9% of all patients.") == 0
+    assert _numbers(study, "Ventilation: 67.9% of the cohort.") == 0
+    assert _numbers(study, "In-hospital mortality was 16.3% of the cohort.") == 1
+
+
+def test_a_share_followed_by_a_subgroups_words_is_that_subgroups() -> None:
+    study = "h_pylori_infection_diabetes_beijing_cross_sectional"  # positive 8.9%, negative 7.8%
+    text = "Crude diabetes prevalence: {} H. pylori-positive adults, {} H. pylori-negative."
+    assert _numbers(study, text.format("8.9%", "7.8%")) == 1
+    assert _numbers(study, text.format("7.8%", "8.9%")) == 0
