@@ -125,7 +125,8 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
     return after[0].outcome.key if after else None
 
 
-_RANGE_UPPER = re.compile(r"(?:\b[a-z]+|\d(?:\.\d+)?%?)\s+(?:to|-)\s+$", re.IGNORECASE)
+_RANGE_UPPER = re.compile(r"(?:(?:\b[a-z]+|\d(?:\.\d+)?%?)\s*(?:\bto|-)|\bbetween\s+\S+\s+and)\s*$",
+                          re.IGNORECASE)
 
 
 def _estimate_inside(analysis: Analysis, approximation: Approximation) -> str | None:
@@ -134,7 +135,7 @@ def _estimate_inside(analysis: Analysis, approximation: Approximation) -> str | 
     text = analysis.text
     start = approximation.span.start
     opened = text.rfind("(", 0, start)
-    if opened < 0 or ")" in text[opened:start] or re.search(r"[.;]\s", text[opened:start]):
+    if opened < 0 or start - opened > 60 or ")" in text[opened:start]:
         return None
     written = [n for n in numbers_in(text[opened + 1:start]) if n.decimals >= 1]
     keys = {key for key, fact in analysis.facts.items() if fact.point is not None

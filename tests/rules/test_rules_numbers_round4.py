@@ -47,6 +47,11 @@ def test_a_proportion_in_words_beside_an_estimate_in_its_bracket_is_about_that_e
             "caesarean delivery more frequent.")
     assert _numbers(study, text.format("roughly a fifth")) == 1
     assert _numbers(study, text.format("about a third")) == 0
+    # after a semicolon inside the bracket too
+    other = ("Obese women had higher odds of gestational diabetes (OR 6.58; {} times) and of "
+             "pregnancy-induced hypertension.")
+    assert _numbers(study, other.format("more than six")) == 1
+    assert _numbers(study, other.format("about three")) == 0
 
 
 def test_the_upper_word_of_a_range_is_checked_against_the_largest_estimate() -> None:
@@ -55,6 +60,10 @@ def test_the_upper_word_of_a_range_is_checked_against_the_largest_estimate() -> 
             "(ORs 2.12 to 2.77).")
     assert _numbers(study, text.format("nearly")) == 1
     assert _numbers(study, text.format("more than")) == 0
+    plain = "Service use was {} times as common (odds ratios 2.12 to 2.77)."
+    assert _numbers(study, plain.format("two to three")) == 1
+    assert _numbers(study, plain.format("between two and almost three")) == 1
+    assert _numbers(study, plain.format("two to four")) == 0
 
 
 def test_a_year_written_short_after_a_year_is_that_year() -> None:
