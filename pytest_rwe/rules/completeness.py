@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pytest_rwe.rules.abbreviations import RESERVED
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.reported import (
@@ -203,9 +204,29 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             said = ("only named" if statuses == {"named"} else "as not significant"
                     if "nonsig" in statuses and "null" not in statuses else "as no difference")
             missing.append(Missing(span, key, said))
-        elif not unsure:
+        elif not unsure and not abbreviation_written(analysis, index, key):
             missing.append(Missing(Span(0, 0, ""), key, "not mentioned"))
     return missing
+
+
+def abbreviation_written(analysis: Analysis, index: OutcomeIndex, key: str) -> bool:
+    """The summary writes the outcome's abbreviation ("any revasc/TVR/TLR 1.42/1.47/1.50",
+    "ST 2.47" for definite or probable stent thrombosis: the initials of the name or of its
+    last words) where the juror found no mention of it: what it says there is unread, so
+    the outcome is not called unmentioned."""
+    outcome = index.outcomes.get(key)
+    if outcome is None:
+        return False
+    words = [w for w in re.findall(r"[^\W\d_]+", outcome.name) if w.lower() not in _GLUE]
+    initials = {"".join(w[0] for w in words[i:]).upper() for i in range(len(words) - 1)}
+    initials |= {a.upper() for a, keys in index.aliases.items() if key in keys}
+    initials -= {r.upper() for r in RESERVED}  # "HR" is a hazard ratio, not "... hf rehosp."
+    return any(token.text.replace("-", "").upper() in initials and token.text.isupper()
+               for token in analysis.tokens)
+
+
+_GLUE = frozenset({"of", "the", "and", "or", "in", "to", "for", "with", "on", "at", "by", "a",
+                   "an", "from", "vs"})
 
 
 def describe(name: str, shown: str, p_text: str, said: str) -> str:

@@ -52,3 +52,17 @@ def test_a_range_of_estimates_reports_the_outcomes_between_its_ends() -> None:
     assert _complete(FUWAI, text.format("1.42 to 1.50")) == 1
     # 1.52 is the device-oriented composite's: a range to it is not about revascularization
     assert _complete(FUWAI, text.format("1.42 to 1.52")) == 0
+
+
+def test_an_outcomes_abbreviation_written_unread_is_not_called_unmentioned() -> None:
+    text = ("Higher with high thrombotic risk: MACE HR 1.56; DOCE 1.52; cardiac death 1.85; MI "
+            "2.05; TV-MI 2.18; any revasc/TVR/TLR 1.42/1.47/1.50; ST 2.47; stroke 1.47 "
+            "(p 0.015).")
+    assert _complete(FUWAI, text) == 1
+    # without "ST", definite or probable stent thrombosis is not mentioned at all
+    assert _complete(FUWAI, text.replace("ST 2.47; ", "")) == 0
+    # "HR" abbreviates a hazard ratio, never the last words of "cardiac death or HF
+    # rehospitalization"
+    salerno = "sacubitril_valsartan_vs_standard_therapy_hfref_salerno_12mo"
+    assert _complete(salerno, "Rehospitalization for heart failure fell with "
+                              "sacubitril/valsartan (HR 0.27, p = 0.039).") == 0
