@@ -10,8 +10,9 @@ import re
 
 from pytest_rwe.rules.at_time import timepoint_days, times_before
 from pytest_rwe.rules.claims import Analysis, study_reading
+from pytest_rwe.rules.name_index import Mention
 from pytest_rwe.rules.strata import pick
-from pytest_rwe.rules.text import NumberMention
+from pytest_rwe.rules.text import STOPWORDS, NumberMention
 from pytest_rwe.study import Outcome, Study
 
 _YEAR_BEFORE = re.compile(r"\b(1[89]|20)(\d\d)\s*[-\u2013/]\s*$")
@@ -113,6 +114,15 @@ def at_written_stratum(study: Study, analysis: Analysis, number: NumberMention,
         if len(keys) > 1 and chosen and len(chosen) < len(keys):
             kept -= set(keys) - set(chosen)
     return kept
+
+
+def interrupted(analysis: Analysis, mention: Mention) -> bool:
+    """The name was found with a word of the summary's own inside it ("deaths from heart
+    causes" read as all-cause death): the reading is not sure."""
+    positions = set(mention.positions)
+    return any(analysis.tokens[p].norm not in STOPWORDS and analysis.tokens[p].text[:1].isalpha()
+               for p in range(mention.positions[0], mention.positions[-1] + 1)
+               if p not in positions)
 
 
 def at_time_written(study: Study, analysis: Analysis, number: NumberMention,

@@ -34,6 +34,7 @@ from pytest_rwe.rules.number_reading import (
     at_time_written,
     at_written_time,
     full_year,
+    interrupted,
     with_counted,
 )
 from pytest_rwe.rules.owned import misplaced_share, nested
@@ -197,7 +198,8 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     chosen = segment or mentions[first:cut]
     # "hypokalemia (HR 2.72", "gout at 30 days (RR 1.97": the name, a few words, then the
     # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
-    strict = bool(segment) and all(m.full for m in segment) and bool(
+    sure = all(m.full and not interrupted(analysis, m) for m in segment)
+    strict = bool(segment) and sure and bool(
         re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
                      analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
     return {m.outcome.key for m in chosen}, strict

@@ -142,3 +142,9 @@ def test_a_share_followed_by_a_subgroups_words_is_that_subgroups() -> None:
     text = "Crude diabetes prevalence: {} H. pylori-positive adults, {} H. pylori-negative."
     assert _numbers(study, text.format("8.9%", "7.8%")) == 1
     assert _numbers(study, text.format("7.8%", "8.9%")) == 0
+
+
+def test_a_name_found_with_a_word_of_the_summarys_inside_is_not_a_sure_reading() -> None:
+    study = "fuwai_pci_high_thrombotic_risk_ischemic_outcomes"  # cardiac death 1.85
+    assert _numbers(study, "Deaths from heart-related causes were more common (HR 1.85).") == 1
+    assert _numbers(study, "Deaths from any cause were more common (HR 1.85).") == 0
