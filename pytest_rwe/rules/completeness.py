@@ -94,6 +94,25 @@ def tabular(text: str) -> bool:
     return rows >= 2
 
 
+_COMPONENT_OF = re.compile(
+    r"\b(?:combined|composite)\s+(?:(?:outcome|endpoint|end\s+point|measure|event)s?\s+)?of\s+"
+    r"(?:the\s+)?(?P<list>[^.;:()]{0,100}?(?:,|\bor\b|\band\b)\s+)?$", re.IGNORECASE)
+_NOT_A_LIST = re.compile(r"\b(?:was|were|is|are|had|has|than|lower|higher|less|more|reduc\w*|"
+                         r"increas\w*|decreas\w*|with)\b", re.IGNORECASE)
+
+
+def _component(text: str, sentence: Span, claim: Claim) -> bool:
+    """The claim's name is listed as a part of a composite ("less likely to be diagnosed with
+    the combined outcome of memory decline, dementia or Alzheimer's disease (HR 0.76)"): the
+    result is the composite's, not the part's."""
+    if claim.mention is None or not sentence.start <= claim.mention.span.start <= sentence.end:
+        return False
+    if re.search(r"\b(?:or|and|composite|combined)\b", claim.mention.outcome.name):
+        return False  # "the composite of cardiac death or HF rehospitalization": its own name
+    match = _COMPONENT_OF.search(text, sentence.start, claim.mention.span.start)
+    return match is not None and not _NOT_A_LIST.search(match.group("list") or "")
+
+
 def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:
     """Each sentence's span, and whether a claim cue stands in it."""
     cues = sorted(c.cue.start for c in analysis.claims if c.cue is not None)
@@ -175,7 +194,11 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             at = max(0, bisect.bisect_right(starts, where) - 1)
             sentence, cued = sentences[at] if sentences else (claim.clause, True)
             said = status(claim, analysis.text, sentence, cued)
-            if said == "named" and _loose_difference_near(analysis, claim):
+            if said == "difference" and _component(analysis.text, sentence, claim):
+                # "the combined outcome of memory decline, dementia or AD": the composite's
+                # result, whatever the next sentence says of "these differences"
+                said = "named"
+            elif said == "named" and _loose_difference_near(analysis, claim):
                 said = "bare"
             elif said == "bare" and only_examined(analysis, claim):
                 said = "named"  # "X was also examined alongside Y, and Z did not differ"

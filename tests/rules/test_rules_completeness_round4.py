@@ -66,3 +66,16 @@ def test_an_outcomes_abbreviation_written_unread_is_not_called_unmentioned() -> 
     salerno = "sacubitril_valsartan_vs_standard_therapy_hfref_salerno_12mo"
     assert _complete(salerno, "Rehospitalization for heart failure fell with "
                               "sacubitril/valsartan (HR 0.27, p = 0.039).") == 0
+
+
+def test_a_name_listed_as_a_part_of_a_composite_is_not_reported_by_it() -> None:
+    text = ("Users had a lower hazard of the combined endpoint of cognitive decline, dementia or "
+            "Alzheimer's disease (HR 0.77), and of cognitive decline alone (HR 0.81) and "
+            "dementia alone (HR 0.66){}. All of these differences were significant.")
+    assert _complete(WOMEN, text.format("")) == 0
+    assert _complete(WOMEN, text.format(", most of all Alzheimer's disease (HR 0.31)")) == 1
+    # a composite's own name holds its parts
+    salerno = "sacubitril_valsartan_vs_standard_therapy_hfref_salerno_12mo"
+    assert _complete(salerno, "Sacubitril/valsartan lowered the composite of cardiac death or "
+                              "HF rehospitalization (HR 0.31, p = 0.019) and HF "
+                              "rehospitalization (HR 0.27, p = 0.039).") == 1
