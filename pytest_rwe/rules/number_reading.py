@@ -37,7 +37,13 @@ def with_counted(study: Study, analysis: Analysis, number: NumberMention, local:
                   ) -> set[str]:
     """"all three revascularisation endpoints (HR 1.42-1.50)": a name counted as several is
     every outcome whose name holds its words, so their values are its."""
-    counted = [m for m in analysis.mentions if m.outcome.key in local
+    # the mentions of the number's sentence before it (mentions are in text order)
+    lo, _hi = analysis.sentence_of(number.span.start)
+    start = analysis.tokens[lo].start if analysis.tokens else 0
+    mentions = analysis.mentions
+    first = bisect.bisect_left(mentions, start, key=lambda m: m.span.start)
+    last = bisect.bisect_left(mentions, number.span.start, lo=first, key=lambda m: m.span.start)
+    counted = [m for m in mentions[first:last] if m.outcome.key in local
                and m.span.end <= number.span.start
                and _COUNTED.search(analysis.text[max(0, m.span.start - 24):m.span.start])]
     if not counted:
