@@ -327,3 +327,31 @@ def test_a_crowded_segment_offers_the_names_whose_words_it_writes() -> None:
              for o in outcomes}
     assert found == naive
     assert {f"outcome_3yrs.stroke.{i}_bin" for i in range(1, 46)} <= found  # base "stroke"
+
+
+def test_threads_sharing_the_caches_get_the_verdicts_of_one_thread() -> None:
+    """The memos are module-wide: summaries judged at once on threads (the engine judges in
+    a worker thread) must get what each gets alone."""
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from pytest_rwe.rules import judge_all
+    from pytest_rwe.study import load_study
+
+    root = Path(__file__).resolve().parents[2] / "cases"
+    lines = (root / "golden" / "labeled" / "prose_dev.jsonl").read_text("utf-8").splitlines()
+    items = [json.loads(line) for line in lines if line.strip()][:60]
+    studies = {i["study_id"]: load_study(root / "studies" / f"{i['study_id']}.json")
+               for i in items}
+
+    def verdicts(item: dict[str, str]) -> str:
+        found = judge_all(studies[item["study_id"]], item["text"])
+        return repr(sorted((c, v.score, v.explanation, v.findings) for c, v in found.items()))
+
+    alone = [verdicts(i) for i in items]
+    for study_id in list(studies):  # fresh studies: every cache is filled by the threads
+        studies[study_id] = load_study(root / "studies" / f"{study_id}.json")
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(verdicts, items * 2))
+    assert together == alone * 2
