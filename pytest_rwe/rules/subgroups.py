@@ -20,8 +20,11 @@ def word_places(index: OutcomeIndex, tokens: Sequence[Token], lo: int, hi: int
     places: dict[str, list[int]] = {}
     for pos in range(lo, hi):
         norm = tokens[pos].norm
-        for word in {canonical(norm)} | index.words_matching(norm):
-            places.setdefault(word, []).append(pos)
+        first = canonical(norm)
+        places.setdefault(first, []).append(pos)
+        for word in index.words_matching(norm):
+            if word != first:  # each word once per token, as the union of the two would
+                places.setdefault(word, []).append(pos)
     return places
 
 

@@ -336,23 +336,9 @@ _OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater tha
                           re.IGNORECASE)
 _HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
                        r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
-# the last character, spaces aside, that an _OPERATOR_RE or a _HEDGE_RE match ends with
-# (either case; no other character matches these letters ignoring case)
-_OPERATOR_ENDS = frozenset("=<>≤≥nNwWrReEgG")
-_HEDGE_ENDS = frozenset("tTyYxX.dDeEoO~")
-
-
-def _ends_with(pattern: re.Pattern[str], ends: frozenset[str], before: str
-               ) -> re.Match[str] | None:
-    """``pattern.search(before)`` for a pattern anchored at the end by ``\\s*$``, skipped
-    when the last character that is not a space cannot end a match (most numbers)."""
-    tail = before.rstrip()
-    return pattern.search(before) if tail and tail[-1] in ends else None
-
-
-_PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent|percentage)", re.IGNORECASE)
-_WORD_PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent)", re.IGNORECASE)
-_SCALE_AFTER = re.compile(r"\s*(million|thousand|billion)\b", re.IGNORECASE)
+# the last non-space character of a match of each (no other character matches these ignoring
+# case): a number after any other needs no search
+_OPERATOR_ENDS, _HEDGE_ENDS = frozenset("=<>≤≥nNwWrReEgG"), frozenset("tTyYxX.dDeEoO~")
 _UNIT_TAILS = frozenset({"mo", "mos", "m", "y", "yr", "yrs", "d", "w", "wk", "wks", "h", "x",
                          "mg", "kg", "g", "ml", "mmhg", "k", "percent", "pct"})
 
@@ -368,9 +354,7 @@ def numbers_in(text: str) -> list[NumberMention]:
         value = float(raw)
         sign = match.group("sign")
         if sign:
-            # the last character before the sign that is not a space (a scan back, not a
-            # copy of the text before it: a summary may write hundreds of signed numbers)
-            back = match.start()
+            back = match.start()  # the last non-space before the sign, without copying text
             while back > 0 and text[back - 1].isspace():
                 back -= 1
             before = text[back - 1] if back > 0 else ""
@@ -384,12 +368,13 @@ def numbers_in(text: str) -> list[NumberMention]:
         start = match.start() if sign else match.start("num")
         end = match.end("num")
         after = text[end:end + 12]
-        is_percent = bool(_PERCENT_AFTER.match(after))
+        is_percent = bool(re.match(r"\s*(%|percent|per cent|percentage)", after, re.IGNORECASE))
         scale = 1.0
-        scale_match = _SCALE_AFTER.match(after)
+        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
         if scale_match:
             scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[scale_match.group(1).lower()]
-        op_match = _ends_with(_OPERATOR_RE, _OPERATOR_ENDS, text[max(0, start - 14):start])
+        before = text[max(0, start - 14):start]
+        op_match = _OPERATOR_RE.search(before) if before.rstrip()[-1:] in _OPERATOR_ENDS else None
         operator = ""
         if op_match:
             operator = {"≤": "<=", "≥": ">=", "less than": "<", "below": "<", "under": "<",
@@ -397,7 +382,8 @@ def numbers_in(text: str) -> list[NumberMention]:
                         "exceeding": ">"}.get(
                 op_match.group(1).lower(), op_match.group(1))
         decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
-        hedged = bool(_ends_with(_HEDGE_RE, _HEDGE_ENDS, text[max(0, start - 16):start]))
+        before = text[max(0, start - 16):start]
+        hedged = before.rstrip()[-1:] in _HEDGE_ENDS and bool(_HEDGE_RE.search(before))
         found.append(NumberMention(value, decimals, Span(start, end, text[start:end]),
                                    is_percent, False, operator, scale, hedged))
     for match in _WORD_NUMBER_RE.finditer(text):
@@ -406,10 +392,9 @@ def numbers_in(text: str) -> list[NumberMention]:
         else:
             value = _NUMBER_WORDS[match.group("word").lower()]
         after = text[match.end():match.end() + 12]
-        is_percent = bool(_WORD_PERCENT_AFTER.match(after))
-        hedged = bool(_ends_with(_HEDGE_RE, _HEDGE_ENDS, text[max(0, match.start() - 16):
-                                                             match.start()]))
-        scale_match = _SCALE_AFTER.match(after)
+        is_percent = bool(re.match(r"\s*(%|percent|per cent)", after, re.IGNORECASE))
+        hedged = bool(_HEDGE_RE.search(text[max(0, match.start() - 16):match.start()]))
+        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
         scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[
             scale_match.group(1).lower()] if scale_match else 1.0
         found.append(NumberMention(float(value), 0, Span(match.start(), match.end(),
