@@ -12,6 +12,7 @@ sentence the juror cannot read makes it abstain rather than accuse.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,6 +102,12 @@ _NOT_A_LIST = re.compile(r"\b(?:was|were|is|are|had|has|than|lower|higher|less|m
                          r"increas\w*|decreas\w*|with)\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=64)
+def _names_composites(text: str) -> bool:
+    """The text writes "combined" or "composite" at all (read once per summary)."""
+    return "ombine" in text or "omposite" in text
+
+
 def _component(text: str, sentence: Span, claim: Claim) -> bool:
     """The claim's name is listed as a part of a composite ("less likely to be diagnosed with
     the combined outcome of memory decline, dementia or Alzheimer's disease (HR 0.76)"): the
@@ -109,7 +116,11 @@ def _component(text: str, sentence: Span, claim: Claim) -> bool:
         return False
     if re.search(r"\b(?:or|and|composite|combined)\b", claim.mention.outcome.name):
         return False  # "the composite of cardiac death or HF rehospitalization": its own name
-    match = _COMPONENT_OF.search(text, sentence.start, claim.mention.span.start)
+    if not _names_composites(text):
+        return False
+    # a list of parts is short: look only just before the name, not the whole sentence
+    match = _COMPONENT_OF.search(text, max(sentence.start, claim.mention.span.start - 200),
+                                 claim.mention.span.start)
     return match is not None and not _NOT_A_LIST.search(match.group("list") or "")
 
 

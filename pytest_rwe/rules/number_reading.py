@@ -10,6 +10,7 @@ import re
 
 from pytest_rwe.rules.at_time import timepoint_days, times_before
 from pytest_rwe.rules.claims import Analysis, study_reading
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.name_index import Mention
 from pytest_rwe.rules.strata import pick
 from pytest_rwe.rules.text import STOPWORDS, NumberMention
@@ -33,19 +34,29 @@ _COUNTED = re.compile(r"\b(?:(?:all|both)(?:\s+(?:the\s+)?(?:two|three|four|five
                       r"the\s+(?:two|three|four|five|six|\d+))\s+$", re.IGNORECASE)
 
 
+_COUNTED_MENTIONS: Memo[str, tuple[Mention, ...]] = Memo()
+
+
+def _counted_mentions(analysis: Analysis) -> tuple[Mention, ...]:
+    """The mentions written after "all three", "both", ...: read once per summary."""
+    text = analysis.text
+    return _COUNTED_MENTIONS.get(analysis, "", lambda: tuple(
+        m for m in analysis.mentions
+        if _COUNTED.search(text[max(0, m.span.start - 24):m.span.start])))
+
+
 def with_counted(study: Study, analysis: Analysis, number: NumberMention, local: set[str]
                   ) -> set[str]:
     """"all three revascularisation endpoints (HR 1.42-1.50)": a name counted as several is
     every outcome whose name holds its words, so their values are its."""
-    # the mentions of the number's sentence before it (mentions are in text order)
+    every = _counted_mentions(analysis)
+    if not every:
+        return local
+    # the counted mentions of the number's sentence before it
     lo, _hi = analysis.sentence_of(number.span.start)
     start = analysis.tokens[lo].start if analysis.tokens else 0
-    mentions = analysis.mentions
-    first = bisect.bisect_left(mentions, start, key=lambda m: m.span.start)
-    last = bisect.bisect_left(mentions, number.span.start, lo=first, key=lambda m: m.span.start)
-    counted = [m for m in mentions[first:last] if m.outcome.key in local
-               and m.span.end <= number.span.start
-               and _COUNTED.search(analysis.text[max(0, m.span.start - 24):m.span.start])]
+    counted = [m for m in every if m.outcome.key in local
+               and start <= m.span.start and m.span.end <= number.span.start]
     if not counted:
         return local
     names, _ = study_reading(study)
@@ -56,12 +67,22 @@ def with_counted(study: Study, analysis: Analysis, number: NumberMention, local:
     return wider
 
 
+_BY_KEY: Memo[str, dict[str, Outcome]] = Memo()
+
+
+def _by_key(study: Study) -> dict[str, Outcome]:
+    """The study's outcomes by key, built once per study."""
+    return _BY_KEY.get(study, "", lambda: {o.key: o for o in study.outcomes})
+
+
 def at_written_time(study: Study, analysis: Analysis, number: NumberMention,
                     local: set[str]) -> set[str]:
     """Of the outcomes a number is written for, one name at several time points ("CVD death"
     read as its 5- and 10-year results) keeps only the time points the sentence's last time
     phrase before the number gives ("10-yr: ..., CVD death HR 2.46" is the 10-year HR)."""
-    by_key = {o.key: o for o in study.outcomes}
+    if len(local) < 2:
+        return local
+    by_key = _by_key(study)
     names: dict[str, list[str]] = {}
     for key in local:
         if key in by_key:
@@ -136,5 +157,5 @@ def at_time_written(study: Study, analysis: Analysis, number: NumberMention,
     """Every outcome of ``keys`` is at a time point the sentence's last time phrase before
     the number gives."""
     times = _times(analysis, number)
-    by_key = {o.key: o for o in study.outcomes}
+    by_key = _by_key(study)
     return bool(times) and all(k in by_key and _at(by_key[k], times) for k in keys)
