@@ -44,7 +44,6 @@ from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
-from pytest_rwe.rules.diagnostics import claim_diagnostics
 from pytest_rwe.settings import VARIANT_SEPARATOR, EngineSettings
 from pytest_rwe.store import CallKind, Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
@@ -288,7 +287,7 @@ class Engine:
         # its test reads them instead, once its verdict is in.
         early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
         claims = asyncio.ensure_future(
-            asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
+            asyncio.to_thread(_claim_diagnostics, study, summary.text) if early else _none())
         calls = [CallUsage.of(called, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
@@ -414,6 +413,15 @@ def judge_label(config: EngineConfig, kind: CallKind, juror: str, study: Study,
     subject, variant, _ = config.arm(model)
     return CallLabel(kind=kind, study_id=study.id, criterion=criterion, model=juror,
                      subject=subject, variant=variant, repeat=repeat)
+
+
+def _claim_diagnostics(study: Study, text: str) -> dict[str, Any]:
+    # Imported on the thread that reads the claims, while the first calls are in flight, not
+    # with the engine: the rules reader is some 40 modules, and compiling them before the
+    # first call delays every call.
+    from pytest_rwe.rules.diagnostics import claim_diagnostics
+
+    return claim_diagnostics(study, text)
 
 
 async def _none() -> None:
