@@ -13,8 +13,10 @@ Stated tolerances:
   the value itself ("nearly three times" is 2.55 to 3.0); "more than", "over", "at least":
   from the value up to ``ABOVE`` (50%) over it ("more than three times" is 3.0 to 4.5);
 - a share of people ("three quarters of patients", "seven in ten", "just over half"): within
-  ``SHARE_POINTS`` (5) percentage points, on the stated side for "nearly" / "more than" - and
-  against the share the summary writes beside it ("three quarters (81.3%)") when it does;
+  ``SHARE_POINTS`` (5) percentage points, or up to ``SIDE_POINTS`` (10) on the stated side for
+  "nearly" / "more than" (which say the side, so the size is looser: "just over half" for
+  56.3%) - and against the share the summary writes beside it ("three quarters (81.3%)",
+  "more than three-quarters (76.6%)") when it does;
 - hedged digits ("about 0.9", "roughly 25%", "~3"): within half a unit of the last digit
   written, or within ``HEDGE_TOLERANCE`` (5%) of the study's value, whichever is wider
   (``pytest_rwe.rules.numbers``).
@@ -37,6 +39,7 @@ HEDGE_TOLERANCE = 0.05
 NEAR_BELOW = 0.15
 ABOVE = 0.50
 SHARE_POINTS = 5.0
+SIDE_POINTS = 10.0
 
 _NUMBER = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
            "nine": 9, "ten": 10, "one": 1}
@@ -125,9 +128,9 @@ def _bounds(value: float, qualifier: str, share: bool) -> tuple[float, float]:
     """The values a word admits, by its qualifier ("nearly", "more than", or plain/hedged)."""
     if share:
         if qualifier in _BELOW:
-            return value - SHARE_POINTS, value
+            return value - SIDE_POINTS, value
         if qualifier in _OVER:
-            return value, value + SHARE_POINTS
+            return value, value + SIDE_POINTS
         return value - SHARE_POINTS, value + SHARE_POINTS
     if qualifier in _BELOW:
         return value * (1 - NEAR_BELOW), value
@@ -184,7 +187,8 @@ def approximations_in(text: str) -> list[Approximation]:
             kind, value = "reduction", fraction
         elif _HIGHER_AFTER.match(after):
             kind, value = "increase", fraction
-        elif _PEOPLE_AFTER.match(after):
+        elif _PEOPLE_AFTER.match(text[match.end("frac"):match.end("frac") + 60]):
+            # the whole text, not ``after``: "three-quarters (76.6%)" has its bracket there
             kind, value = "share", fraction * 100
         else:
             continue

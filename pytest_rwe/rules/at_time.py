@@ -98,3 +98,38 @@ def wrong_timepoint(study: Study, index: StudyIndex, text: str,
                     f"{entry.shown}), but it is written for {at[0].timepoint}")))
                 break
     return out
+
+
+# whole numbers only: "HR 2.12 and at 10 years" is an estimate, then one time point
+_COUNT_ANY = r"(?:\d+(?![.\d])|" + "|".join(sorted(_WORD, key=len, reverse=True)) + r")"
+_LISTED = re.compile(r"(?<![\w.])(?P<first>" + _COUNT_ANY + r")(?P<more>(?:\s*(?:,|and|or|&)\s*"
+                     r"(?:(?:at|by|after|over|within|in)\s+)?(?:the\s+)?" + _COUNT_ANY + r")*)"
+                     r"[\s-]*(?P<unit>" + _UNIT.replace("(", "(?:", 1) + ")", re.IGNORECASE)
+
+
+_CLOSED = re.compile(r"\([^()]*\)")
+_AFTER_VALUE = re.compile(r"[\d%)]\s*,?\s*(?:at|by|after|over|within|in)\s+(?:the\s+)?$",
+                          re.IGNORECASE)
+
+
+def times_before(text: str) -> frozenset[float]:
+    """The time points (in days) of the last time phrase in ``text``: "5-y all-cause HR 1.59,
+    CVD HR" gives 5 years, "within 5 and within 10 years (HRs" both 5 and 10 years."""
+    # a bracket closed before the end is another value's ("(5-year HR 2.95; 10-year HR 1.99),
+    # and all-cause mortality (HR"): its words are blanked, offsets kept
+    text = _CLOSED.sub(lambda m: " " * len(m.group(0)), text)
+    found = list(_LISTED.finditer(text))
+    if not found:
+        return frozenset()
+    last = found[-1]
+    if _AFTER_VALUE.search(text, 0, last.start()):
+        return frozenset()  # "2.12 (1.33-3.37) at 10 yrs; CVD HR": the earlier value's time
+    counts = [last.group("first"), *re.findall(_COUNT, last.group("more"), re.IGNORECASE)]
+    unit = last.group("unit").rstrip()
+    days = (_days(count, unit) for count in counts)
+    return frozenset(d for d in days if d is not None)
+
+
+def timepoint_days(outcome: Outcome) -> float | None:
+    """An outcome's time point in days ("5yrs" is 1826.25), None when it has none."""
+    return _timepoint_days(outcome.timepoint)

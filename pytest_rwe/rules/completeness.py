@@ -12,13 +12,20 @@ sentence the juror cannot read makes it abstain rather than accuse.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pytest_rwe.rules.abbreviations import RESERVED
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.name_index import OutcomeIndex
-from pytest_rwe.rules.reported import estimate_written, estimates, only_examined
+from pytest_rwe.rules.reported import (
+    estimate_written,
+    estimates,
+    in_written_range,
+    only_examined,
+)
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -70,6 +77,9 @@ def _result_written(text: str, sentence: Span) -> bool:
     return False
 
 
+_BULLET = re.compile(r"\s*(?:[-*\u2022\u2013]|\d{1,2}[.)])\s+[^\W\d_]")
+
+
 def tabular(text: str) -> bool:
     """A table fragment ("X | 24.6 | 27.1 | 0.04", or rows of numbers): text the juror cannot
     read as prose. A bulleted list ("- Gout: HR 0.69, p = 0.003") is prose, line by line."""
@@ -77,10 +87,41 @@ def tabular(text: str) -> bool:
         return True
     rows = 0
     for line in text.splitlines():
+        if _BULLET.match(line):
+            continue  # "- MACE: 1.56 (1.34-1.82), p < 0.001": a list item, read as prose
         numbers = len(numbers_in(line))
         words = len(re.findall(r"[A-Za-z]{2,}", line))
         rows += numbers >= 3 and numbers >= words
     return rows >= 2
+
+
+_COMPONENT_OF = re.compile(
+    r"\b(?:combined|composite)\s+(?:(?:outcome|endpoint|end\s+point|measure|event)s?\s+)?of\s+"
+    r"(?:the\s+)?(?P<list>[^.;:()]{0,100}?(?:,|\bor\b|\band\b)\s+)?$", re.IGNORECASE)
+_NOT_A_LIST = re.compile(r"\b(?:was|were|is|are|had|has|than|lower|higher|less|more|reduc\w*|"
+                         r"increas\w*|decreas\w*|with)\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=64)
+def _names_composites(text: str) -> bool:
+    """The text writes "combined" or "composite" at all (read once per summary)."""
+    return "ombine" in text or "omposite" in text
+
+
+def _component(text: str, sentence: Span, claim: Claim) -> bool:
+    """The claim's name is listed as a part of a composite ("less likely to be diagnosed with
+    the combined outcome of memory decline, dementia or Alzheimer's disease (HR 0.76)"): the
+    result is the composite's, not the part's."""
+    if claim.mention is None or not sentence.start <= claim.mention.span.start <= sentence.end:
+        return False
+    if re.search(r"\b(?:or|and|composite|combined)\b", claim.mention.outcome.name):
+        return False  # "the composite of cardiac death or HF rehospitalization": its own name
+    if not _names_composites(text):
+        return False
+    # a list of parts is short: look only just before the name, not the whole sentence
+    match = _COMPONENT_OF.search(text, max(sentence.start, claim.mention.span.start - 200),
+                                 claim.mention.span.start)
+    return match is not None and not _NOT_A_LIST.search(match.group("list") or "")
 
 
 def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:
@@ -164,7 +205,11 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             at = max(0, bisect.bisect_right(starts, where) - 1)
             sentence, cued = sentences[at] if sentences else (claim.clause, True)
             said = status(claim, analysis.text, sentence, cued)
-            if said == "named" and _loose_difference_near(analysis, claim):
+            if said == "difference" and _component(analysis.text, sentence, claim):
+                # "the combined outcome of memory decline, dementia or AD": the composite's
+                # result, whatever the next sentence says of "these differences"
+                said = "named"
+            elif said == "named" and _loose_difference_near(analysis, claim):
                 said = "bare"
             elif said == "bare" and only_examined(analysis, claim):
                 said = "named"  # "X was also examined alongside Y, and Z did not differ"
@@ -175,6 +220,8 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             table.append(tabular(analysis.text))
         unsure = table[0] or any(sole or (not c.generic and _could_be_about(
             analysis, index, c, key)) for c in loose)
+        if not claims and in_written_range(analysis, index, key):
+            continue
         if not claims:
             said_by_value = estimate_written(analysis, key, frozenset(by_outcome))
             if said_by_value == "difference":
@@ -191,9 +238,29 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             said = ("only named" if statuses == {"named"} else "as not significant"
                     if "nonsig" in statuses and "null" not in statuses else "as no difference")
             missing.append(Missing(span, key, said))
-        elif not unsure:
+        elif not unsure and not abbreviation_written(analysis, index, key):
             missing.append(Missing(Span(0, 0, ""), key, "not mentioned"))
     return missing
+
+
+def abbreviation_written(analysis: Analysis, index: OutcomeIndex, key: str) -> bool:
+    """The summary writes the outcome's abbreviation ("any revasc/TVR/TLR 1.42/1.47/1.50",
+    "ST 2.47" for definite or probable stent thrombosis: the initials of the name or of its
+    last words) where the juror found no mention of it: what it says there is unread, so
+    the outcome is not called unmentioned."""
+    outcome = index.outcomes.get(key)
+    if outcome is None:
+        return False
+    words = [w for w in re.findall(r"[^\W\d_]+", outcome.name) if w.lower() not in _GLUE]
+    initials = {"".join(w[0] for w in words[i:]).upper() for i in range(len(words) - 1)}
+    initials |= {a.upper() for a, keys in index.aliases.items() if key in keys}
+    initials -= {r.upper() for r in RESERVED}  # "HR" is a hazard ratio, not "... hf rehosp."
+    return any(token.text.replace("-", "").upper() in initials and token.text.isupper()
+               for token in analysis.tokens)
+
+
+_GLUE = frozenset({"of", "the", "and", "or", "in", "to", "for", "with", "on", "at", "by", "a",
+                   "an", "from", "vs"})
 
 
 def describe(name: str, shown: str, p_text: str, said: str) -> str:

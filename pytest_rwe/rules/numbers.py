@@ -25,9 +25,18 @@ from pytest_rwe.rules.consistency import (
     printed_shares,
     shares_unlike_counts,
 )
+from pytest_rwe.rules.denominators import share_of_everyone
+from pytest_rwe.rules.design_labels import other_sex
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
+from pytest_rwe.rules.number_reading import (
+    at_time_written,
+    at_written_time,
+    full_year,
+    interrupted,
+    with_counted,
+)
 from pytest_rwe.rules.owned import misplaced_share, nested
 from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_bounds
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
@@ -111,20 +120,32 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         if _accepted_anyway(text, number, span):
             continue
         local, strict = _local_outcomes(analysis, mention_starts, number)
+        local = at_written_time(study, analysis, number,
+                                with_counted(study, analysis, number, local))
         role = _role(text, number, span) if context == "effect" else ""
 
         def near(keys: set[str], strict: bool, number: NumberMention = number,
                  local: set[str] = local) -> bool:
             return _named_near(study, analysis, number, local, keys, strict)
 
+        def written_at(keys: set[str], number: NumberMention = number) -> bool:
+            return at_time_written(study, analysis, number, keys)
+
         problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict,
-                         near) or shared_bound(index, analysis, mention_starts, number, context)
+                         near, written_at) or shared_bound(index, analysis, mention_starts,
+                                                           number, context)
+        year = full_year(text, number)
+        if problem is not None and year is not number and _check(
+                study, index, year, context, local, mentioned_anywhere) is None:
+            problem = None  # "registered 1990-94": 94 is 1994 (the design may write either)
         if problem is not None:
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
         swapped = (size_swap(study, analysis, numbers, number)
                    or baseline_swap(study, analysis, numbers, number)
-                   or misplaced_share(study, index, analysis, number))
+                   or misplaced_share(study, index, analysis, number)
+                   or other_sex(study, text, number)
+                   or share_of_everyone(study, index, text, number))
         if swapped is not None:
             findings.append(swapped)
     for approximation in approximations:
@@ -177,7 +198,8 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     chosen = segment or mentions[first:cut]
     # "hypokalemia (HR 2.72", "gout at 30 days (RR 1.97": the name, a few words, then the
     # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
-    strict = bool(segment) and all(m.full for m in segment) and bool(
+    sure = all(m.full and not interrupted(analysis, m) for m in segment)
+    strict = bool(segment) and sure and bool(
         re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
                      analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
     return {m.outcome.key for m in chosen}, strict
@@ -276,7 +298,8 @@ def _named_near(study: Study, analysis: Analysis, number: NumberMention, local: 
 
 def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
            local: set[str], mentioned: set[str], role: str = "", strict: bool = False,
-           near: Callable[[set[str], bool], bool] | None = None) -> tuple[str, str] | None:
+           near: Callable[[set[str], bool], bool] | None = None,
+           written_at: Callable[[set[str]], bool] | None = None) -> tuple[str, str] | None:
     written = number.span.quote
     if context in ("p", "effect"):
         kinds: tuple[Kind, ...] = ("p",) if context == "p" else _EFFECT_KINDS
@@ -287,6 +310,12 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
             if any(fit(number, e) for e in own if not role or e.role in (role, "", "inverse")):
                 return None
             moved = [e for e in own if fit(number, e)]
+            # "(HR 1.7) and anxiety/stress-related disorders (HR 1.6)": 1.6 is a bound of a
+            # named outcome but the estimate of one whose name the juror did not find
+            if moved and not strict and role and any(
+                    e.outcome is not None and e.outcome not in mentioned and e.role == role
+                    for e in _near(index, number, kinds)):
+                return None
             if moved:
                 what = "point estimate" if role == "point" else "confidence limit"
                 return (moved[0].field, f"{written} is written as the {what}, but in "
@@ -310,6 +339,13 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
             timepoint_swap = len(local) == 1 and bool(elsewhere) and all(
                 outcome_name(study, e.outcome or "") == outcome_name(study, next(iter(local)))
                 for e in elsewhere)
+            # "5-y all-cause HR 1.59, CVD HR 2.95", "within 5 and within 10 years (HRs 2.19 and
+            # 2.12)": the last time phrase before the number says whose time point it is
+            local_names = {outcome_name(study, k) for k in local}
+            if elsewhere and written_at is not None and all(
+                    outcome_name(study, e.outcome or "") in local_names for e in elsewhere) \
+                    and written_at({e.outcome or "" for e in elsewhere}):
+                return None
             if elsewhere and (strict or timepoint_swap
                               or all(e.outcome in mentioned for e in elsewhere)):
                 names = sorted({outcome_name(study, k) for k in local})

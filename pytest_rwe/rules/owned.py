@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.index import StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding
+from pytest_rwe.rules.number_reading import at_written_stratum
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.text import NumberMention
 from pytest_rwe.study import Study
@@ -47,6 +48,9 @@ _BEFORE = re.compile(r"^\s*%?\s*(?:of\s+(?:the\s+)?(?:patients|participants|case
                      r"(?:\s+(?:a|an|the))?\s*$", re.IGNORECASE)
 
 
+_VALUE_AT = re.compile(r"\d%?\s*(?:at|by|after)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
 def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
     clause = analysis.clause_of(number.span.start)
     if clause is None:
@@ -74,6 +78,10 @@ def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
         gap = text[last:number.span.start]
         # a mention placed at its timepoint ("at 36 months the remission rate was 63.4%")
         at_time = all(m.span.quote.strip().replace(".", "").isdigit() for m in nearest)
+        # "32.7% at 6 months, 69.7% at 12": a time point right after a value is that value's
+        if at_time and _VALUE_AT.search(text[max(0, nearest[0].span.start - 16):
+                                             nearest[0].span.start]):
+            return following
         if _AFTER.match(gap) or (at_time and re.fullmatch(r"[\s-]*(?:[A-Za-z]+[\s,-]*){1,6}",
                                                            gap)):
             # "sudden deaths 30% - 10% had been readmitted": the share may be either's
@@ -90,7 +98,8 @@ def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
     if not number.is_percent or number.hedged or number.operator:
         return None
     owners = _owners(analysis, number)
-    keys = {m.outcome.key for m in owners}
+    # "prevalence: 7.8% H. pylori-positive, 8.9% H. pylori-negative": the subgroup after it
+    keys = at_written_stratum(study, analysis, number, {m.outcome.key for m in owners})
     if not keys:
         return None
     own = index.of_outcomes(keys, "percent")
@@ -102,7 +111,7 @@ def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
     # words may be either outcome, so the share is not surely misplaced
     if not others or any(nested(study, keys, {e.outcome or ""}) for e in others):
         return None
-    name = owners[0].outcome.name
+    name = next((m.outcome.name for m in owners if m.outcome.key in keys), "")
     field = own[0].field
     return NumberFinding(number.span, others[0].field, (
         f"{number.span.quote}% is written for {name} ({field} = {own[0].shown}), but it is "

@@ -87,6 +87,9 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
     ("about twice as high in overweight adults (PR 2.12)", "more than twice the odds of
     having both conditions (OR 2.17)"), else the name right after it, else the name before."""
     text = analysis.text
+    inside = _estimate_inside(analysis, approximation)
+    if inside is not None:
+        return inside
     after_text = text[approximation.span.end:approximation.span.end + 120]
     stop = re.search(r"[.;]\s|\b(?:times|fold|twice|double\w*|half|thirds?|quarters?)\b",
                      after_text)  # the next proportion in words has its own estimate
@@ -94,9 +97,14 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
     # "at BMI 30-34.9 (PR 3.21)", "2.7-fold hazard of X (95% CI 2.2-3.3)": the estimate or
     # the interval in the first bracket after it
     following = [n for n in numbers_in(bracket.group(1) if bracket else "") if n.decimals >= 1]
+    # the upper end of a range in words ("two to almost three times (ORs 2.12 to 2.77)") is
+    # about the largest estimate of the bracket, the last one written
+    upper = _RANGE_UPPER.search(text[max(0, approximation.span.start - 24):
+                                     approximation.span.start]) is not None
+    anchor = following[-1:] if upper else following[:1]
     anchored = {key for key, fact in analysis.facts.items()
                 if fact.point is not None and any(matches(n.value, n.decimals, fact.point)
-                                                  for n in following[:1])}
+                                                  for n in anchor)}
     if len(anchored) != 1:
         anchored = {key for key, fact in analysis.facts.items()
                     if fact.low is not None and fact.high is not None and len(following) >= 2
@@ -115,3 +123,21 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
         return before[-1].outcome.key
     # a mention inside the approximation's own words is neither before nor after it
     return after[0].outcome.key if after else None
+
+
+_RANGE_UPPER = re.compile(r"(?:(?:\b[a-z]+|\d(?:\.\d+)?%?)\s*(?:\bto|-)|\bbetween\s+\S+\s+and)\s*$",
+                          re.IGNORECASE)
+
+
+def _estimate_inside(analysis: Analysis, approximation: Approximation) -> str | None:
+    """The outcome of the estimate a proportion in words stands beside in one bracket:
+    "(OR 0.79, about a fifth lower)" is about the outcome whose estimate is 0.79."""
+    text = analysis.text
+    start = approximation.span.start
+    opened = text.rfind("(", 0, start)
+    if opened < 0 or start - opened > 60 or ")" in text[opened:start]:
+        return None
+    written = [n for n in numbers_in(text[opened + 1:start]) if n.decimals >= 1]
+    keys = {key for key, fact in analysis.facts.items() if fact.point is not None
+            and any(matches(n.value, n.decimals, fact.point) for n in written[:1])}
+    return keys.pop() if len(keys) == 1 else None

@@ -5,6 +5,10 @@ without reporting it.
   0.36 (or its 64%) is that outcome's value; when other outcomes share the value, only if
   the value is written more often than those outcomes, each reported by name, account for
   ("15% less low magnesium and 15% less gout" with gout and hypomagnesemia both HR 0.85).
+- By a range of estimates: "repeat procedures (HRs 1.42 to 1.50)" reports target vessel
+  revascularization (HR 1.47), and the outcomes at its ends, when 1.42 and 1.50 are the
+  estimates of outcomes whose names share a word with its name (any and target lesion
+  revascularization).
 - Only named: "Acute renal failure was also examined alongside chronic kidney disease" says
   nothing of its result, even when the sentence goes on to another outcome's p-value.
 """
@@ -15,6 +19,7 @@ import re
 
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.index import matches
+from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.rules.truth import Fact
 
@@ -23,6 +28,10 @@ from pytest_rwe.rules.truth import Fact
 _ESTIMATE_BEFORE = re.compile(r"(?:\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?|MDs?)|ratios?|"
                               r"difference)\s*(?:of|was|=|:|,)?\s*(?:[-\u2212]?\d+\.\d+\s*(?:,|and)"
                               r"\s*){0,3}$|\(\s*$", re.IGNORECASE)
+# "(HR 0.77, 0.66-0.90": a number opening an interval right after an estimate is its
+# confidence limit, not an estimate ("HRs 1.42 to 1.50" is a range of estimates)
+_OPENS_INTERVAL = re.compile(r"\s*(?:[-\u2013]|to\b)\s*[-\u2212]?\d", re.IGNORECASE)
+_AFTER_ESTIMATE = re.compile(r"\d\s*[,;]\s*$")
 _CHANGE_AFTER = re.compile(r"\s*(?:%|percent|per\s+cent)\s*(?:\w+\s+)?(?:lower|higher|less|more|"
                            r"greater|fewer|reduc\w*|increas\w*|decreas\w*|excess|rise|drop)\b",
                            re.IGNORECASE)
@@ -43,7 +52,9 @@ def _as_written(number: NumberMention, text: str, fact: Fact) -> bool:
         change = abs(fact.point - 1.0) * 100.0
         return number.value >= 5 and matches(number.value, number.decimals, change)
     return number.decimals >= 1 and matches(number.value, number.decimals, fact.point) and \
-        bool(_ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start]))
+        bool(_ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start])) \
+        and not (_OPENS_INTERVAL.match(text, number.span.end)
+                 and _AFTER_ESTIMATE.search(text, 0, number.span.start))
 
 
 def estimates(analysis: Analysis, key: str, claimed: frozenset[str] = frozenset()
@@ -109,3 +120,30 @@ def only_examined(analysis: Analysis, claim: Claim) -> bool:
     if not _EXAMINED.search(stretch) or numbers_in(stretch):
         return False
     return not any(c.cue is not None and start <= c.cue.start < end for c in analysis.claims)
+
+
+_RANGE = re.compile(r"\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?)\s*(?:of|:|=|from|ranging\s+"
+                    r"from)?\s*(\d+\.\d+)\s*(?:-|\u2013|to)\s*(\d+\.\d+)(?!\s*[;,]?\s*p\b)",
+                    re.IGNORECASE)
+
+
+def in_written_range(analysis: Analysis, index: OutcomeIndex, key: str) -> bool:
+    """The outcome's estimate lies inside a range of estimates the summary writes whose two
+    ends are the estimates of two other outcomes, each sharing a word of its name (see the
+    module docstring)."""
+    fact = analysis.facts.get(key)
+    if fact is None or fact.point is None or not _RANGE.search(analysis.text):
+        return False
+    words = set(index.names.get(key, ()))
+    for match in _RANGE.finditer(analysis.text):
+        low, high = (float(match.group(i)) for i in (1, 2))
+        if not low - 0.005 <= fact.point <= high + 0.005:
+            continue
+        # each end the estimate of this outcome or of one sharing a word of its name
+        ends = [{k for k, f in analysis.facts.items() if f.point is not None
+                 and matches(value, len(text.split(".")[1]), f.point)
+                 and (k == key or words & set(index.names.get(k, ())))}
+                for value, text in ((low, match.group(1)), (high, match.group(2)))]
+        if all(ends) and ends[0] | ends[1] != {key}:
+            return True
+    return False
