@@ -26,6 +26,7 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
+from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -108,7 +109,7 @@ class Reader:
         for cue in cues:
             if cue.start in used:
                 continue
-            antecedent = self._antecedent(cue, lo, hi)
+            antecedent = self._antecedent(cue, lo, hi) or self._sole(cue, lo, hi, claims)
             implied = self._survival(cue) if antecedent is None else []
             if antecedent is not None:
                 claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
@@ -119,6 +120,17 @@ class Reader:
             else:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
+
+    def _sole(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
+        """The one outcome the sentence names, for a direction word naming nothing else."""
+        s_lo, s_hi = self.analysis.sentence_of(self.analysis.tokens[lo].start)
+        directed = {c.outcome.key for c in self.analysis.claims + claims
+                    if c.outcome is not None and c.direction is not None
+                    and s_lo <= bisect.bisect_left(self.token_starts, c.clause.start) < s_hi}
+        tokens = self.analysis.tokens
+        return sole_outcome(tokens, cue, lo, hi, self._mentions(s_lo, s_hi), directed,
+                            self.group_words, self.analysis.text[tokens[s_lo].start:
+                                                                 tokens[s_hi - 1].end])
 
     def _referred_significance(self, lo: int) -> bool | None:
         """"... 16% in the A group and 36% in the control group. This difference is

@@ -1,0 +1,97 @@
+"""builtin/rules, issue 14 round 4: more constructions of real trial prose that tie a
+direction to its outcome and group. Each test states one construction with invented outcomes
+and groups and checks both twins (accepted for the study that agrees, caught for the one that
+contradicts), or, for a reading the juror must not make, that the claim stays ungrounded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_rwe.rules import judge
+from pytest_rwe.rules.claims import analyze
+from pytest_rwe.study import Study, parse_study
+
+
+def one_outcome(name: str, md: str, p: str, *, intervention: str = "drug A",
+                control: str = "placebo") -> Study:
+    key = f"outcome.{name.replace(' ', '.')}_cont"
+    raw: dict[str, Any] = {
+        "id": "round4", "design": "cohort", "question": "How does drug A compare?",
+        "picot": {"population": "Adults", "intervention": intervention, "control": control,
+                  "outcome": name, "timeframe": "12 weeks"},
+        "results": {"intervention_size": 40, "control_size": 40, "baseline_differences": {},
+                    "outcomes": {f"{key}!MD": md, f"{key}!pvalue": p}}}
+    return parse_study(raw)
+
+
+def twins(name: str, text: str, direction: str, **groups: str) -> tuple[int, int]:
+    """The direction_of_effect score for the agreeing and the contradicting study."""
+    agree, contradict = ("-4.1 (-6.0, -2.2)", "4.1 (2.2, 6.0)") if direction == "lower" else (
+        "4.1 (2.2, 6.0)", "-4.1 (-6.0, -2.2)")
+    return (judge(one_outcome(name, agree, "0.001", **groups), text,
+                  "direction_of_effect").score,
+            judge(one_outcome(name, contradict, "0.001", **groups), text,
+                  "direction_of_effect").score)
+
+
+def test_a_long_name_is_named_by_its_head() -> None:
+    """"fentanyl consumption" names "the total amount of fentanyl consumption during the
+    48 h after surgery": the words after "during" are its circumstances."""
+    name = "the total amount of fentanyl consumption during the 48 h after surgery"
+    text = "Fentanyl consumption was significantly lower with drug A than with placebo."
+    assert twins(name, text, "lower") == (1, 0)
+
+
+def test_a_head_shared_by_two_names_is_not_either() -> None:
+    """"HbA1c" of "HbA1c at 6 months" beside "HbA1c at 12 months" names neither alone."""
+    from pytest_rwe.rules.name_index import build_outcome_index
+
+    raw: dict[str, Any] = {
+        "id": "heads", "design": "cohort", "question": "q",
+        "picot": {"population": "a", "intervention": "drug A", "control": "placebo",
+                  "outcome": "HbA1c", "timeframe": "t"},
+        "results": {"intervention_size": 1, "control_size": 1, "baseline_differences": {},
+                    "outcomes": {"outcome.HbA1c.at.6.months_cont!MD": "-1.0 (-2.0, -0.1)",
+                                 "outcome.HbA1c.at.12.months_cont!MD": "-1.0 (-2.0, -0.1)"}}}
+    index = build_outcome_index(parse_study(raw))
+    assert not [v for v in index.variants if v.strong == ("hba1c",)]
+
+
+@pytest.mark.parametrize(("name", "text", "direction"), [
+    # a participle after the sentence's one comparison
+    ("satisfaction with care", "Satisfaction with care was the only aspect that displayed a "
+     "significant difference between the groups (P = .04), with the drug A group scoring "
+     "higher.", "higher"),
+    # a relative clause after a parenthesized list
+    ("reaction ability", "Significant differences between groups were limited to motor skills "
+     "(reaction ability, orientation, coordination), which were higher in the drug A group "
+     "(P < .05).", "higher"),
+    # "this" after the name, in a clause of its own
+    ("poor sleep quality", "Among subjects with poor sleep quality, this was reported more "
+     "frequently by women in the placebo group compared with women in the drug A group "
+     "(p = 0.02).", "lower"),
+])
+def test_a_direction_word_about_the_one_outcome_its_sentence_names(name: str, text: str,
+                                                                   direction: str) -> None:
+    assert twins(name, text, direction) == (1, 0)
+
+
+@pytest.mark.parametrize("text", [
+    # the argument names something else
+    "Heart rate was measured, with a significant increase in oxygen uptake with "
+    "drug A compared with placebo.",
+    # a weak noun with a complement of its own
+    "In the heart rate study, drug A gave significantly lower levels of endothelin than "
+    "placebo.",
+    # the sentence says there is no difference
+    "Heart rate was the only measure that differed between the groups, with the drug A group "
+    "scoring higher, but the difference was not statistically significant.",
+    # another clause, not a referring one
+    "Heart rate was 80 with drug A, but more patients could not be assessed with drug A than "
+    "with placebo.",
+])
+def test_a_direction_word_about_something_else_stays_ungrounded(text: str) -> None:
+    analysis = analyze(one_outcome("heart rate", "4.1 (2.2, 6.0)", "0.001"), text)
+    assert not [c for c in analysis.grounded if c.direction in ("higher", "lower")]
