@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.outcomes import Mention
@@ -334,3 +335,26 @@ def significance_after(text: str, tokens: Sequence[Token], anchor: int, hi: int,
             high = float(ci.group("hi").replace("\u2212", "-"))
             return not (min(low, high) <= null <= max(low, high))
     return None
+
+
+_REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group\s+)?"
+                        r"(?:difference|differences|finding|result|change)s?\b"
+                        r"|\s*(?:this|these|they)\s+(?:was|were)\b", re.IGNORECASE)
+
+
+def referred_significance(analysis: Analysis, lo: int) -> bool | None:
+    """"... 16% in the A group and 36% in the control group. This difference is
+    statistically significant (p = 0.02)": the next sentence, about "this difference",
+    says whether the values of the sentence holding token ``lo`` differ significantly."""
+    ranges = [r for r in analysis.sentences if r[1] > r[0]]
+    at = next((i for i, (a, b) in enumerate(ranges) if a <= lo < b), None)
+    if at is None or at + 1 >= len(ranges):
+        return None
+    a, b = ranges[at + 1]
+    tokens = analysis.tokens
+    following = analysis.text[tokens[a].start:tokens[b - 1].end]
+    if not _REFERRING.match(following):
+        return None
+    if lexicon.NEGATED_SIGNIFICANT.search(following):
+        return False
+    return True if lexicon.SIGNIFICANT.search(following) else None

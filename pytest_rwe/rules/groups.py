@@ -22,8 +22,12 @@ from pytest_rwe.rules.group_words import (
     NON_USERS,
     Group,
     Vocabulary,
+    alone_after,
+    hyphen_label,
     labels_of,
     names_word,
+    role_label,
+    unknown_group,
     verbatim_labels,
     vocabulary,
 )
@@ -31,7 +35,7 @@ from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, same_word, stem
 from pytest_rwe.study import Study
 
-__all__ = ["Group", "GroupRef", "find_group_refs", "labels_of"]
+__all__ = ["Group", "GroupRef", "find_group_refs", "first_pair", "labels_of"]
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
 _RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
                        "/"})
@@ -149,6 +153,12 @@ def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[in
         run += [end + 1, end + 2]
         for p in (end + 2, end + 3):
             labels[p] = None
+    # "cefixime-treated patients": a participle of treatment after a hyphen belongs to it
+    end = run[-1]
+    if end + 2 < len(tokens) and tokens[end + 1].text == "-" and \
+            tokens[end + 1].start == tokens[end].end and tokens[end + 2].norm in NON_USERS:
+        run += [end + 1, end + 2]
+        labels[end + 2] = None
     # "the placebo group", "Drug A users": the group noun right after belongs to the reference
     if run[-1] + 1 < len(tokens) and tokens[run[-1] + 1].text.lower() in lexicon.GROUP_NOUNS:
         run.append(run[-1] + 1)
@@ -169,6 +179,8 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
         group = "intervention"
     elif "shared" in found:
         group, via = shared_side, "shared"
+        if alone_after(tokens, run):
+            group = "control"  # "fentanyl administered alone" against "fentanyl with X"
     elif "role-control" in found or "role-intervention" in found:
         group = "control" if "role-control" in found else "intervention"
         via = "role"
@@ -337,35 +349,26 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
         return "intervention"
     if any(names_word(norm, w) for w in vocab.shared):
         return "shared"
-    role = _role(tokens, pos)
+    if word in ("combination", "combined") and vocab.shared_side == "control" and (
+            nxt in lexicon.GROUP_NOUNS or prev in ("the", "this", "a")):
+        return "role-intervention"  # "the combination" of the control and something more
+    hyphenated = hyphen_label(norm, vocab)
+    if hyphenated is not None:
+        return hyphenated
+    role = role_label(tokens, pos)
     if role is not None:
         return role
-    if nxt in ("group", "arm") and _unknown_group(tokens, pos):
+    if nxt in ("group", "arm") and unknown_group(tokens, pos):
         return "unknown"
     return None
 
 
-def _role(tokens: Sequence[Token], pos: int) -> str | None:
-    word = tokens[pos].text.lower()
-    nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
-    prev = tokens[pos - 1].text.lower() if pos else ""
-    follows_noun = nxt in lexicon.GROUP_NOUNS
-    if word in lexicon.CONTROL_ROLES and (follows_noun or word in (
-            "controls", "placebo", "sham", "vehicle", "nonusers", "non-users") or prev in (
-            "the", "vs", "versus", "than", "to", "with", "and", "over", "against")):
-        return "role-control"
-    if word in lexicon.INTERVENTION_ROLES and follows_noun and tokens[pos + 1].text.lower() \
-            not in ("groups", "arms") and prev not in ("both", "all", "two", "the two"):
-        return "role-intervention"
-    return None
-
-
-def _unknown_group(tokens: Sequence[Token], pos: int) -> bool:
-    """A word naming a group the study does not name: "the tube group", "A group"."""
-    word = tokens[pos].text.lower()
-    if word in lexicon.GROUP_NOUNS or word in _STOP_STEMS or word in STOPWORDS or word in (
-            "age", "each", "both", "either", "all", "two", "three", "four", "other", "same",
-            "one", "study", "treatment", "intervention", "control", "these", "those", "every",
-            "respective", "treated", "any", "different", "individual", "whole", "entire"):
-        return False
-    return tokens[pos].text[0].isalpha()
+def first_pair(refs: Sequence[GroupRef]) -> list[GroupRef]:
+    """The first reference to each group, in text order: "12% in the A group versus 5%
+    receiving placebo (a difference in favour of A)" pairs its values with the first two."""
+    out: list[GroupRef] = []
+    for ref in refs:
+        if ref.group in ("intervention", "control") and not ref.between and \
+                ref.group not in {r.group for r in out}:
+            out.append(ref)
+    return out if len(out) == 2 else []

@@ -181,7 +181,7 @@ COMPARISON = words("than versus vs vs. v compared comparison relative against ov
                    "contrast contrasted")
 # Role words: the intervention or control group named by its role.
 INTERVENTION_ROLES = words("""
-intervention treatment treated experimental active exposed study index trial
+intervention treatment treated experimental active exposed study index trial supplemented
 """)
 CONTROL_ROLES = words("""
 control controls placebo sham comparator comparison reference unexposed untreated vehicle

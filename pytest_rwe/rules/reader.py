@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
-from pytest_rwe.rules.claim_parts import attach, significance_after
+from pytest_rwe.rules.claim_parts import attach, referred_significance, significance_after
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
     VALUE_GLUE,
@@ -22,17 +22,13 @@ from pytest_rwe.rules.cue_targets import (
 )
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
-from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.groups import GroupRef, first_pair
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
-
-_REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group\s+)?"
-                        r"(?:difference|differences|finding|result|change)s?\b"
-                        r"|\s*(?:this|these|they)\s+(?:was|were)\b", re.IGNORECASE)
 
 
 class Reader:
@@ -121,6 +117,17 @@ class Reader:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
 
+    def _first_values(self, refs: list[GroupRef], lo: int, hi: int, times: bool
+                      ) -> GroupValues | None:
+        """The values of the first two groups named, when the others come after them ("...
+        versus 16.7% receiving placebo (a difference in favour of budesonide)")."""
+        pair = first_pair(refs) if len(refs) > 2 else []
+        values = group_values(self.analysis.tokens, pair, lo, hi, times,
+                              self.description_numbers) if pair else None
+        if values is None or any(r.position < values.end for r in refs if r not in pair):
+            return None
+        return values
+
     def _sole(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
         """The one outcome the sentence names, for a direction word naming nothing else."""
         s_lo, s_hi = self.analysis.sentence_of(self.analysis.tokens[lo].start)
@@ -131,24 +138,6 @@ class Reader:
         return sole_outcome(tokens, cue, lo, hi, self._mentions(s_lo, s_hi), directed,
                             self.group_words, self.analysis.text[tokens[s_lo].start:
                                                                  tokens[s_hi - 1].end])
-
-    def _referred_significance(self, lo: int) -> bool | None:
-        """"... 16% in the A group and 36% in the control group. This difference is
-        statistically significant (p = 0.02)": the next sentence, about "this difference",
-        says whether the values of this one differ significantly."""
-        ranges = [r for r in self.analysis.sentences if r[1] > r[0]]
-        at = next((i for i, (a, b) in enumerate(ranges) if a <= lo < b), None)
-        if at is None or at + 1 >= len(ranges):
-            return None
-        a, b = ranges[at + 1]
-        tokens = self.analysis.tokens
-        start, end = tokens[a].start, tokens[b - 1].end
-        following = self.analysis.text[start:end]
-        if not _REFERRING.match(following):
-            return None
-        if lexicon.NEGATED_SIGNIFICANT.search(following):
-            return False
-        return True if lexicon.SIGNIFICANT.search(following) else None
 
     def _between(self, cue: Cue) -> tuple[int, int] | None:
         """Where the direction cues before and after ``cue`` stand in its clause (the cues
@@ -321,12 +310,12 @@ class Reader:
                                    intervals=cue is None or cue.kind in ("differ", "null"))
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
-            significant = self._referred_significance(lo)
+            significant = referred_significance(self.analysis, lo)
         if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
             values = group_values(tokens, refs, lo, hi, times, self.description_numbers) or \
-                self._sentence_values(lo)
+                self._sentence_values(lo) or self._first_values(refs, lo, hi, times)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):

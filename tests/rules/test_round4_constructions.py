@@ -95,3 +95,84 @@ def test_a_direction_word_about_the_one_outcome_its_sentence_names(name: str, te
 def test_a_direction_word_about_something_else_stays_ungrounded(text: str) -> None:
     analysis = analyze(one_outcome("heart rate", "4.1 (2.2, 6.0)", "0.001"), text)
     assert not [c for c in analysis.grounded if c.direction in ("higher", "lower")]
+
+
+@pytest.mark.parametrize(("intervention", "control", "text", "direction"), [
+    # an abbreviation in the description's parentheses, with a group noun after it
+    ("moderate hypothermia (ModHT group)", "mild hypothermia (MiHT group)",
+     "Heart rate was significantly lower in the ModHT group (p = 0.01).", "lower"),
+    # the first part of a hyphenated abbreviation
+    ("single-pass batch dialysis (SLED-BD)", "continuous hemofiltration (CVVH)",
+     "Heart rate was significantly lower in the SLED group (p = 0.01).", "lower"),
+    # a hyphenated word whose parts name one group
+    ("switching bipolar (SB) radiofrequency ablation (RFA)", "switching monopolar (SM) "
+     "electrodes", "In the SB-RFA group, heart rate was significantly lower (p = 0.01).",
+     "lower"),
+    # descriptions alike but for their parentheses
+    ("filtration surgery (trabeculectomy)", "filtration surgery (tube)",
+     "Heart rate was significantly higher in the tube group than in the trabeculectomy "
+     "group (P = 0.03).", "lower"),
+    # a role word of supplementation
+    ("copper, selenium and zinc", "placebo",
+     "Heart rate was significantly lower in the supplemented group (p = 0.021).", "lower"),
+    # the words both groups share, standing alone, are the control
+    ("homeopathic syrup plus antibiotics", "homeopathic syrup alone",
+     "Heart rate was significantly higher in patients who received syrup plus antibiotics "
+     "than in those who took syrup alone.", "higher"),
+    # "the combination" of the control and something more
+    ("fentanyl with ketamine", "fentanyl",
+     "The combination resulted in a significantly higher heart rate than fentanyl "
+     "administered alone (P < 0.01).", "higher"),
+    # "the comparison of" is not the comparison group
+    ("transobturator sling (TOS)", "single-incision sling",
+     "The comparison of heart rate revealed that patients in the TOS group had a "
+     "significantly higher heart rate than patients in the single-incision sling group.",
+     "higher"),
+])
+def test_a_group_named_by_its_form(intervention: str, control: str, text: str,
+                                   direction: str) -> None:
+    assert twins("heart rate", text, direction, intervention=intervention,
+                 control=control) == (1, 0)
+
+
+@pytest.mark.parametrize("text", [
+    # "cefixime-treated patients": the participle is part of the group's name
+    "Heart rate was 92 (84-114) for gatifloxacin recipients and 138 (105-164) for "
+    "cefixime-treated patients (p < 0.0001).",
+    # a third reference after the values: the first two are paired with them
+    "Heart rate was 61.4% in the gatifloxacin group versus 86.7% receiving cefixime "
+    "(a difference of 25.3% in favour of gatifloxacin, p < 0.001).",
+])
+def test_the_groups_values(text: str) -> None:
+    assert twins("heart rate", text, "lower", intervention="gatifloxacin",
+                 control="cefixime") == (1, 0)
+
+
+def _groups(text: str, intervention: str, control: str) -> list[tuple[str, str]]:
+    analysis = analyze(one_outcome("heart rate", "4.1 (2.2, 6.0)", "0.001",
+                                   intervention=intervention, control=control), text)
+    return [(g.group, analysis.tokens[g.position].text) for g in analysis.groups]
+
+
+def test_the_combination_is_the_intervention_that_adds_to_the_control() -> None:
+    text = ("When ketamine was added to fentanyl, the combination resulted in a higher heart "
+            "rate than fentanyl administered alone.")
+    assert ("intervention", "combination") in _groups(text, "fentanyl with ketamine",
+                                                      "fentanyl")
+
+
+def test_a_participle_after_a_hyphen_belongs_to_the_name() -> None:
+    text = "Heart rate was 138 for cefixime-treated patients."
+    assert _groups(text, "gatifloxacin", "cefixime") == [("control", "cefixime")]
+
+
+def test_values_after_a_later_reference_are_not_the_first_two_groups() -> None:
+    """"better tolerated than C in that fewer patients discontinued in the A group (9.7%
+    compared with 14.7%)": the values are the discontinuations of the last group named, not
+    a comparison of the first two."""
+    text = ("Gatifloxacin was better tolerated than cefixime in that significantly fewer "
+            "patients discontinued in the gatifloxacin group (9.7% compared with 14.7%, "
+            "P = 0.001).")
+    analysis = analyze(one_outcome("tolerance", "4.1 (2.2, 6.0)", "0.001",
+                                   intervention="gatifloxacin", control="cefixime"), text)
+    assert not [c for c in analysis.claims if c.cue and "compared" in c.cue.quote]
