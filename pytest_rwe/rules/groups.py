@@ -153,6 +153,12 @@ def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[in
         run += [end + 1, end + 2]
         for p in (end + 2, end + 3):
             labels[p] = None
+    # "the urodynamic testing group": a word between a name and its group noun is the name's
+    end = run[-1]
+    if _specific(labels[end]) and end + 2 < len(tokens) and labels[end + 1] == "unknown" and \
+            tokens[end + 2].text.lower() in ("group", "arm", "groups", "arms"):
+        run.append(end + 1)
+        labels[end + 1] = None
     # "cefixime-treated patients": a participle of treatment after a hyphen belongs to it
     end = run[-1]
     if end + 2 < len(tokens) and tokens[end + 1].text == "-" and \

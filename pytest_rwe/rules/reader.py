@@ -20,6 +20,7 @@ from pytest_rwe.rules.cue_targets import (
     argument_head,
     polarity,
 )
+from pytest_rwe.rules.compared_values import compared_values
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef, first_pair
@@ -315,7 +316,8 @@ class Reader:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
             values = group_values(tokens, refs, lo, hi, times, self.description_numbers) or \
-                self._sentence_values(lo) or self._first_values(refs, lo, hi, times)
+                self._sentence_values(lo) or self._first_values(refs, lo, hi, times) or \
+                compared_values(tokens, refs, lo, hi, self.in_names)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):

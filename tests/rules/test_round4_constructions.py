@@ -176,3 +176,20 @@ def test_values_after_a_later_reference_are_not_the_first_two_groups() -> None:
     analysis = analyze(one_outcome("tolerance", "4.1 (2.2, 6.0)", "0.001",
                                    intervention="gatifloxacin", control="cefixime"), text)
     assert not [c for c in analysis.claims if c.cue and "compared" in c.cue.quote]
+
+
+def test_a_word_between_a_name_and_its_group_noun_is_the_names() -> None:
+    """"the urodynamic testing group": "testing" is no group of its own."""
+    assert _groups("Heart rate was lower in the urodynamic testing group.",
+                   "office evaluation with a urodynamic work-up", "office evaluation") == [
+        ("intervention", "urodynamic")]
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("positive stress test", "The drug A group had a 3.3% rate of positive stress test "
+     "compared with 13.3% in the placebo group (p < 0.001)."),
+    ("heart rate", "Drug A had a mean heart rate of 35.4 per patient compared with 51.1 for "
+     "placebo (P < 0.001)."),
+])
+def test_two_values_set_against_each_other(name: str, text: str) -> None:
+    assert twins(name, text, "lower") == (1, 0)
