@@ -13,6 +13,7 @@ from dataclasses import replace
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.claim_parts import attach, referred_significance, significance_after
+from pytest_rwe.rules.compared_values import compared_values
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
     VALUE_GLUE,
@@ -20,7 +21,6 @@ from pytest_rwe.rules.cue_targets import (
     argument_head,
     polarity,
 )
-from pytest_rwe.rules.compared_values import compared_values
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef, first_pair
