@@ -171,7 +171,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if pos in taken or pos in in_names or pos in absorbed:
             continue
         word = tokens[pos].text.lower()
-        kind = changes.get(pos) or _kind(word)
+        kind = changes.get(pos) or _kind(word) or _compared_degree(tokens, pos, lo, hi)
         if kind is None:
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
@@ -291,6 +291,19 @@ def _kind(word: str) -> str | None:
     if word in lexicon.VALENCE:
         return "valence"
     return None
+
+
+def _compared_degree(tokens: Sequence[Token], pos: int, lo: int, hi: int) -> str | None:
+    """"significantly high in group A compared to group B", "significantly low in G than in
+    D": a plain degree word that a significance adverb or a comparison makes comparative."""
+    word = tokens[pos].text.lower()
+    if word not in ("high", "low"):
+        return None
+    kind = "higher" if word == "high" else "lower"
+    if pos > lo and tokens[pos - 1].text.lower() in ("significantly", "statistically"):
+        return kind
+    ahead = {t.text.lower() for t in tokens[pos + 1:min(hi, pos + 8)]}
+    return kind if ahead & {"than", "compared"} else None
 
 
 _UP_EXTRA = words("fold twice double doubling twofold threefold tripling")

@@ -256,7 +256,7 @@ def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
     word = tokens[pos].text.lower()
     if word not in lexicon.COMPARISON:
         return False
-    if word in ("compared", "comparison", "contrast", "contrasted", "relative"):
+    if word in ("compared", "comparison", "comparisons", "contrast", "contrasted", "relative"):
         # "compared with B": B is the reference; "compared 28,563 A users with B": A is not
         nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
         return nxt in ("with", "to", "against", "")

@@ -31,7 +31,8 @@ VALENCE = words("""
 better worse improved improvement improvements improves improve improving superior inferior
 faster slower benefit benefits beneficial benefited worsened worsening deteriorated
 deterioration favourable favorable unfavourable unfavorable impaired impairment
-quicker delayed accelerated stronger weaker poorer poor greater-than-expected
+quicker delayed accelerated stronger weaker poorer poor greater-than-expected outperformed
+outperform outperforms advantage advantages favour favor favouring favoring
 """)
 # A change within one group ("from baseline", "before and after", "from 16 to 25") says
 # nothing of the other group: in a two-group study it is not a comparison.
@@ -44,7 +45,8 @@ WITHIN_GROUP = re.compile(
 # Valence words that say the outcome went the good way, and the bad way.
 GOOD = words("better improved improvement improvements improves improve improving superior "
              "benefit benefits beneficial benefited favourable favorable lived survived live "
-             "survive")
+             "survive outperformed outperform outperforms advantage advantages favour favor "
+             "favouring favoring")
 BAD = words("worse worsened worsening deteriorated deterioration poorer poor inferior "
             "unfavourable unfavorable impaired impairment")
 # What "better" means for an outcome: less of a harm, more of a good. A name with words of
@@ -177,8 +179,8 @@ users user initiators recipients individuals people persons women men children i
 adults cases
 """)
 # Comparison markers: the group after them is the reference side.
-COMPARISON = words("than versus vs vs. v compared comparison relative against over opposed "
-                   "contrast contrasted")
+COMPARISON = words("than versus vs vs. v compared comparison comparisons relative against over "
+                   "opposed contrast contrasted outperformed outperform outperforms")
 # Role words: the intervention or control group named by its role.
 INTERVENTION_ROLES = words("""
 intervention treatment treated experimental active exposed study index trial supplemented

@@ -193,3 +193,24 @@ def test_a_word_between_a_name_and_its_group_noun_is_the_names() -> None:
 ])
 def test_two_values_set_against_each_other(name: str, text: str) -> None:
     assert twins(name, text, "lower") == (1, 0)
+
+
+@pytest.mark.parametrize(("name", "text", "direction"), [
+    # "in favour of" a group, for an outcome whose good side is known
+    ("dependence scale", "Significant differences in favour of drug A were observed on the "
+     "dependence scale (p = 0.033).", "lower"),
+    ("cognition", "Patients receiving drug A significantly outperformed those receiving "
+     "placebo in cognition (P < 0.0001).", "higher"),
+    ("survival", "The trial has shown a significant survival advantage for drug A over "
+     "placebo.", "higher"),
+    # a plain degree word made comparative
+    ("heart rate", "Heart rate was significantly high in the drug A group compared to the "
+     "placebo group.", "higher"),
+    ("heart rate", "Heart rate was low in the drug A group than in the placebo group "
+     "(p < 0.05).", "lower"),
+    # "comparisons with placebo": placebo is the compared-against side
+    ("heart rate", "Pairwise comparisons with placebo showed a significantly lower heart rate "
+     "in the drug A group.", "lower"),
+])
+def test_a_comparison_said_without_a_comparative(name: str, text: str, direction: str) -> None:
+    assert twins(name, text, direction) == (1, 0)
