@@ -16,6 +16,10 @@ from pytest_rwe.rules.text import STOPWORDS, Token
 __all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "polarity"]
 
 
+_ABSENCE = re.compile(r"\b(?:lack|absence|free|freedom|without|no|non)[\s-]*(?:of|from)?[\s-]*$",
+                      re.IGNORECASE)
+
+
 def polarity(name: str, word: str) -> str | None:
     """The direction a valence word means for an outcome: "higher" or "lower", or None."""
     if (word in lexicon.FASTER or word in lexicon.SLOWER) and lexicon.TIME_NAME.search(name):
@@ -25,7 +29,14 @@ def polarity(name: str, word: str) -> str | None:
         return None
     if lexicon.CHANGE_IN_NAME.search(name):
         return None
-    harm, benefit = bool(lexicon.HARMS.search(name)), bool(lexicon.GOODS.search(name))
+    harm = benefit = False
+    for match in lexicon.HARMS.finditer(name):
+        # "lack-of-ghosting", "free of pain", "without relapse": the absence of a harm is good
+        if _ABSENCE.search(name[max(0, match.start() - 16):match.start()]):
+            benefit = True
+        else:
+            harm = True
+    benefit = benefit or bool(lexicon.GOODS.search(name))
     if harm == benefit:
         return None
     return "higher" if good == benefit else "lower"

@@ -227,7 +227,8 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
             return False, True
         # "than their 3,198 matched controls", "vs. the English group"
         if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)
-                or tokens[pos].is_number or (word == "." and pos > 0
+                or tokens[pos].is_number or (word == "%" and pos > 0 and tokens[pos - 1].is_number)
+                or (word == "." and pos > 0
                                              and tokens[pos - 1].text.lower() in ("vs", "v"))):
             break
         pos -= 1

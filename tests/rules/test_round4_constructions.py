@@ -214,3 +214,20 @@ def test_two_values_set_against_each_other(name: str, text: str) -> None:
 ])
 def test_a_comparison_said_without_a_comparative(name: str, text: str, direction: str) -> None:
     assert twins(name, text, direction) == (1, 0)
+
+
+@pytest.mark.parametrize(("name", "text", "direction"), [
+    # harms and goods whose good side the juror knows
+    ("tension", "Significant improvements were found in the drug A group for tension "
+     "compared to placebo (p = 0.01).", "lower"),
+    ("arterial PaO2", "Drug A significantly improved the arterial PaO2 compared to placebo "
+     "(p = 0.016).", "higher"),
+    # the absence of a harm is good
+    ("lack-of-ghosting", "For lack-of-ghosting, drug A was significantly better than placebo "
+     "(p < 0.001).", "higher"),
+    # a share between the compared group's value and its name
+    ("low birth weight", "Low birth weight was significantly higher with drug A (26.3%) "
+     "compared with 12.4% among those on placebo (p < 0.001).", "higher"),
+])
+def test_the_good_side_and_the_compared_side(name: str, text: str, direction: str) -> None:
+    assert twins(name, text, direction) == (1, 0)
