@@ -2,10 +2,12 @@
 compared with 13.3% in the B group", "X was 20.5% in A compared to 44.5% in B", "A had a
 mean cost of 35.41 per patient compared with 51.12 for B".
 
-The value before the comparison word belongs to the group the clause names before it (its
-subject side), the value right after it to the group compared against. Read only when each
-side names one group, the two groups differ, and the two values are of one kind; else None,
-and the clause's other readings stand. A complement to
+The value before the comparison word belongs to the group named between it and the word
+("80% in the A group compared with 56% in the B group") or, failing that, to the group the
+clause names before it (its subject side); the value right after it to the group compared
+against. Read only when each side names one group, the two groups differ, and the two values
+are of one kind; else None, and the clause's other readings stand. Two clauses set against
+each other by "whereas" are read the same way (:func:`contrasted_values`). A complement to
 :func:`pytest_rwe.rules.group_values.group_values`, which pairs values with the group named
 beside each.
 """
@@ -20,13 +22,15 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token
 
-__all__ = ["compared_values"]
+__all__ = ["compared_values", "contrasted_values"]
 
 _MARKERS = words("compared versus vs vs. against")
 # words after which a number is not a group's value: a p-value, a statistic, a bound, a size
 _NOT_A_VALUE_AFTER = words("p = < > ≤ ≥ n or hr rr irr ci ratio ratios sd se sem iqr range "
                            "table figure fig day days week weeks month months year years at "
                            "by within after before")
+_ACHIEVED = words("achieved reached attained exhibited experienced reported obtained shown "
+                  "observed seen")
 _UNIT_OR_GLUE = words("% mg kg g ml l dl mm cm cm2 s min mins h hours days weeks months years "
                       "points units mmhg mmol/l mg/dl μg/l ug/l per patient patients ± the a an "
                       "of in for with among")
@@ -39,8 +43,9 @@ def _value(tokens: Sequence[Token], pos: int) -> tuple[float, bool] | None:
     if not token.is_number:
         return None
     prev = tokens[pos - 1].text.lower() if pos else ""
-    if prev in _NOT_A_VALUE_AFTER or prev in ("(", "["):
-        return None
+    achieved = prev == "by" and pos >= 2 and tokens[pos - 2].text.lower() in _ACHIEVED
+    if (prev in _NOT_A_VALUE_AFTER and not achieved) or prev in ("(", "["):
+        return None  # "by day 28", "increased by 4.7": a time or a change; "achieved by 80%"
     try:
         value = float(token.norm)
     except ValueError:
@@ -97,18 +102,21 @@ def compared_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
     if len(markers) != 1:
         return None  # one comparison only: "A vs B vs C" lists, not a pair
     marker = markers[0]
-    left_at, right_at = _before(tokens, marker, lo, names), _after(tokens, marker, hi)
+    in_refs = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
+    left_at = _before(tokens, marker, lo, names | in_refs)
+    right_at = _after(tokens, marker, hi)
     if left_at is None or right_at is None:
         return None
-    subject = {r.group for r in refs if r.position < left_at and not r.comparison
-               and not r.between}
+    # "80.0% in the A group compared with ...": the group named after the value is its own;
+    # "the A group had a 3.3% rate of X compared with ...": else the one named before it
+    own = {r.group for r in refs if left_at < r.position < marker}
+    subject = own or {r.group for r in refs if r.position < left_at and not r.comparison
+                      and not r.between}
     compared = {r.group for r in refs if r.position > marker and (r.comparison or r.position
                                                                    > right_at)}
     if len(subject) != 1 or len(compared) != 1 or subject == compared or \
             not subject | compared <= {"intervention", "control"}:
         return None
-    if any(left_at < r.position < marker and r.group not in subject for r in refs):
-        return None  # "3.3% in A compared with ...": the value is before its group's name
     left, right = _value(tokens, left_at), _value(tokens, right_at)
     if left is None or right is None or left[1] != right[1] or left[0] == right[0]:
         return None
@@ -117,3 +125,52 @@ def compared_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
     else:
         i_value, c_value, i_at, c_at = right[0], left[0], right_at, left_at
     return GroupValues(i_value, c_value, left_at, right_at, i_at, c_at)
+
+
+_CONTRAST = words("whereas while")
+
+
+def _first_value(tokens: Sequence[Token], start: int, end: int) -> int | None:
+    """The first group value from ``start`` on, outside parentheses, before ``end``; the
+    number after "±" is an SD, not a value."""
+    depth = 0
+    for pos in range(start, end):
+        text = tokens[pos].text
+        if text in "([":
+            depth += 1
+        elif text in ")]":
+            depth = max(0, depth - 1)
+        elif not depth and tokens[pos].is_number and _value(tokens, pos) is not None and (
+                pos == 0 or tokens[pos - 1].text != "±"):
+            return pos
+    return None
+
+
+def contrasted_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int
+                      ) -> GroupValues | None:
+    """Two clauses set against each other by "whereas" or "while", each naming one group and
+    then its value: "Heparin was discontinued in 24/73 of patients whereas citrate was
+    discontinued in 5/66", "X with A was 50.3 s whereas with B it was 39.6 s"."""
+    splits = [p for p in range(lo, hi) if tokens[p].text.lower() in _CONTRAST]
+    if len(splits) != 1:
+        return None
+    split = splits[0]
+    halves = [(lo, split), (split + 1, hi)]
+    found: list[tuple[str, int]] = []
+    for start, end in halves:
+        named = [r for r in refs if start <= r.position < end]
+        if len({r.group for r in named}) != 1 or named[0].group not in ("intervention",
+                                                                          "control"):
+            return None
+        at = _first_value(tokens, max(r.end for r in named) + 1, end)
+        if at is None:
+            return None
+        found.append((named[0].group, at))
+    (first_group, first_at), (second_group, second_at) = found
+    first, second = _value(tokens, first_at), _value(tokens, second_at)
+    if first_group == second_group or first is None or second is None or \
+            first[1] != second[1] or first[0] == second[0]:
+        return None
+    if first_group == "intervention":
+        return GroupValues(first[0], second[0], first_at, second_at, first_at, second_at)
+    return GroupValues(second[0], first[0], first_at, second_at, second_at, first_at)

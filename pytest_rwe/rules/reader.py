@@ -13,7 +13,7 @@ from dataclasses import replace
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.claim_parts import attach, referred_significance, significance_after
-from pytest_rwe.rules.compared_values import compared_values
+from pytest_rwe.rules.compared_values import compared_values, contrasted_values
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
     VALUE_GLUE,
@@ -194,8 +194,10 @@ class Reader:
         s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
         if s_hi <= s_lo:
             return None
-        return group_values(self.analysis.tokens, self._refs(s_lo, s_hi), s_lo, s_hi,
-                            excluded=self.description_numbers)
+        refs = self._refs(s_lo, s_hi)
+        return group_values(self.analysis.tokens, refs, s_lo, s_hi,
+                            excluded=self.description_numbers) or contrasted_values(
+            self.analysis.tokens, refs, s_lo, s_hi)
 
     def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
         """The outcome a cue without a name of its own refers back to: the name just before a

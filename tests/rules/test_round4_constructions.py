@@ -190,6 +190,12 @@ def test_a_word_between_a_name_and_its_group_noun_is_the_names() -> None:
      "compared with 13.3% in the placebo group (p < 0.001)."),
     ("heart rate", "Drug A had a mean heart rate of 35.4 per patient compared with 51.1 for "
      "placebo (P < 0.001)."),
+    # the value, then its group, then the comparison word
+    ("complete response", "A complete response was achieved by 50.0% in the drug A group "
+     "compared with 76.0% in the placebo group (P = 0.018)."),
+    # two clauses set against each other by "whereas"
+    ("discontinuation", "Placebo was discontinued in 24/73 (33%) of patients whereas drug A "
+     "was discontinued in 5/66 (8%) of patients (P < 0.001)."),
 ])
 def test_two_values_set_against_each_other(name: str, text: str) -> None:
     assert twins(name, text, "lower") == (1, 0)
