@@ -13,7 +13,8 @@ from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import STOPWORDS, Token
 
-__all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "polarity"]
+__all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "only_values",
+           "polarity"]
 
 
 _ABSENCE = re.compile(r"\b(?:lack|absence|free|freedom|without|no|non)[\s-]*(?:of|from)?[\s-]*$",
@@ -84,3 +85,21 @@ def about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_groups: se
                or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER
                or t.text.lower() in lexicon.VALENCE or re.fullmatch(r"p", t.text, re.I)
                for t in window)
+
+
+def only_values(tokens: list[Token], start: int, end: int, group_words: set[int]) -> bool:
+    """Only a value, its interval and a group's name (``group_words``: its tokens) between
+    two positions: "of 53.3% (95% CI ...) in the sorafenib group"."""
+    if end - start > 24:
+        return False
+    depth = 0
+    for pos in range(start, end):
+        tok = tokens[pos]
+        if tok.text in "([":
+            depth += 1
+        elif tok.text in ")]":
+            depth = max(0, depth - 1)
+        elif not depth and not (tok.is_number or pos in group_words or tok.text.lower()
+                                in VALUE_GLUE or tok.text.lower() in lexicon.FILLER):
+            return False
+    return True

@@ -16,9 +16,9 @@ from pytest_rwe.rules.claim_parts import attach, referred_significance, signific
 from pytest_rwe.rules.compared_values import compared_values, contrasted_values
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
-    VALUE_GLUE,
     about_nothing,
     argument_head,
+    only_values,
     polarity,
 )
 from pytest_rwe.rules.cues import Cue, find_cues
@@ -26,6 +26,7 @@ from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef, first_pair
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.ratio_sides import ratio_direction
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.text import Span, numbers_in
@@ -129,6 +130,11 @@ class Reader:
             return None
         return values
 
+    def _next_name(self, mention: Mention, hi: int) -> int:
+        """Where the next outcome's name after ``mention`` starts in its clause (or ``hi``)."""
+        return next((m.positions[0] for m in self._mentions(mention.positions[-1] + 1, hi)
+                     if m.outcome.key != mention.outcome.key), hi)
+
     def _sole(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
         """The one outcome the sentence names, for a direction word naming nothing else."""
         s_lo, s_hi = self.analysis.sentence_of(self.analysis.tokens[lo].start)
@@ -214,7 +220,7 @@ class Reader:
         last = earlier[-1]
         if lead and (lead[0] in RELATIVE or lead[:2] in (["for", "which"], ["in", "which"])) \
                 and (seg_lo - last.positions[-1] <= 3
-                     or self._only_values(last.positions[-1] + 1, seg_lo)):
+                     or only_values(tokens, last.positions[-1] + 1, seg_lo, self.group_words)):
             # "a recurrence rate of 53.3% in the A group, which is lower than in B": the
             # relative pronoun is the value named, over its number and its group
             return last
@@ -241,23 +247,6 @@ class Reader:
         if len(known) != 1 or len(unknown) != 1:
             return None
         return Side("control" if known == {"intervention"} else "intervention", True)
-
-    def _only_values(self, start: int, end: int) -> bool:
-        """Only a value, its interval and a group's name between two positions: "of 53.3%
-        (95% CI ...) in the sorafenib group"."""
-        if end - start > 24:
-            return False
-        depth = 0
-        for pos in range(start, end):
-            tok = self.analysis.tokens[pos]
-            if tok.text in "([":
-                depth += 1
-            elif tok.text in ")]":
-                depth = max(0, depth - 1)
-            elif not depth and not (tok.is_number or pos in self.group_words or tok.text.lower()
-                                    in VALUE_GLUE or tok.text.lower() in lexicon.FILLER):
-                return False
-        return True
 
     def _bare_change(self, cue: Cue, hi: int) -> bool:
         """A change noun with no argument of its own ("a greater increase in the A group",
@@ -325,6 +314,12 @@ class Reader:
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
                 start, end = tokens[values.start].start, tokens[values.end].end
                 return Claim(mention.outcome, mention, span, values.direction,
+                             Span(start, end, text[start:end]), True, False, baseline)
+            ratio = ratio_direction(text, tokens, refs, anchor, self._next_name(mention, hi),
+                                    lo, hi, self.study.design, mention.outcome.name)
+            if ratio is not None:  # "treatment with A [OR 2.39; 95% CI 1.70-3.36]"
+                start, end = tokens[ratio[1]].start, tokens[ratio[2]].end
+                return Claim(mention.outcome, mention, span, ratio[0],
                              Span(start, end, text[start:end]), True, False, baseline)
         if cue is None:
             return Claim(mention.outcome, mention, span, None, None, after, False, baseline)

@@ -237,3 +237,26 @@ def test_a_comparison_said_without_a_comparative(name: str, text: str, direction
 ])
 def test_the_good_side_and_the_compared_side(name: str, text: str, direction: str) -> None:
     assert twins(name, text, direction) == (1, 0)
+
+
+def test_a_ratio_after_the_name_says_the_direction() -> None:
+    text = ("Treatment with drug A was associated with complete resolution of heartburn "
+            "[adjusted OR 2.39; 95% CI 1.70-3.36; p < 0.0001].")
+    assert twins("complete resolution of heartburn", text, "higher") == (1, 0)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    # an interval holding 1
+    ("complete resolution of heartburn", "Treatment with drug A was associated with complete "
+     "resolution of heartburn (p = 0.04) [adjusted OR 2.39; 95% CI 0.70-3.36]."),
+    # a hazard ratio for a time is the hazard of the event
+    ("time to first relapse", "Time to first relapse was reported with drug A (hazard ratio "
+     "0.655 [95% CI 0.517-0.830], p = 0.0005)."),
+    # no group named as the ratio's subject
+    ("complete resolution of heartburn", "Complete resolution of heartburn was reported "
+     "(OR 2.39; 95% CI 1.70-3.36)."),
+])
+def test_a_ratio_not_read(name: str, text: str) -> None:
+    analysis = analyze(one_outcome(name, "4.1 (2.2, 6.0)", "0.001"), text)
+    assert not [c for c in analysis.grounded
+                if c.cue is not None and ("OR" in c.cue.quote or "hazard" in c.cue.quote)]
