@@ -13,8 +13,8 @@ from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import STOPWORDS, Token
 
-__all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "only_values",
-           "polarity"]
+__all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "change_size",
+           "only_values", "polarity"]
 
 
 _ABSENCE = re.compile(r"\b(?:lack|absence|free|freedom|without|no|non)[\s-]*(?:of|from)?[\s-]*$",
@@ -41,6 +41,21 @@ def polarity(name: str, word: str) -> str | None:
     if harm == benefit:
         return None
     return "higher" if good == benefit else "lower"
+
+
+_LARGER = words("greater larger bigger more")
+_SMALLER = words("smaller less lesser")
+
+
+def change_size(name: str, word: str) -> str | None:
+    """"Mean improvement in VA was significantly greater": for an outcome that is itself a
+    change ("improvement in X", "reduction of Y"), the size word says which group's change is
+    larger, whatever the change's good side."""
+    if not lexicon.CHANGE_IN_NAME.search(name):
+        return None
+    if word in _LARGER:
+        return "higher"
+    return "lower" if word in _SMALLER else None
 
 
 def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:

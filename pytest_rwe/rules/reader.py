@@ -18,6 +18,7 @@ from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
     about_nothing,
     argument_head,
+    change_size,
     only_values,
     polarity,
 )
@@ -333,7 +334,8 @@ class Reader:
             if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
                 # "more effective", "less beneficial": the adjective's good or bad
                 word = "better" if word in ("more", "greater") else "worse"
-            side_of_good = polarity(mention.outcome.name, word)
+            side_of_good = polarity(mention.outcome.name, word) or change_size(
+                mention.outcome.name, tokens[cue.start].text.lower())
             if side_of_good is not None:
                 # "pain improved": less pain; "better survival": more survival
                 cue = replace(cue, kind=side_of_good)

@@ -260,3 +260,11 @@ def test_a_ratio_not_read(name: str, text: str) -> None:
     analysis = analyze(one_outcome(name, "4.1 (2.2, 6.0)", "0.001"), text)
     assert not [c for c in analysis.grounded
                 if c.cue is not None and ("OR" in c.cue.quote or "hazard" in c.cue.quote)]
+
+
+def test_the_size_of_a_change_that_is_the_outcome() -> None:
+    """"Mean improvement in VA was greater": the outcome is an improvement, so a greater one
+    is higher, whatever the good side of the improvement."""
+    text = ("Mean improvement in VA was significantly greater with drug A than with placebo "
+            "(P = 0.0047).")
+    assert twins("mean improvement in visual acuity (VA)", text, "higher") == (1, 0)
