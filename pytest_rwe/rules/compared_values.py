@@ -22,7 +22,7 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token
 
-__all__ = ["compared_values", "contrasted_values"]
+__all__ = ["compared_values", "contrasted_values", "first_pair"]
 
 _MARKERS = words("compared versus vs vs. against")
 # words after which a number is not a group's value: a p-value, a statistic, a bound, a size
@@ -174,3 +174,14 @@ def contrasted_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int
     if first_group == "intervention":
         return GroupValues(first[0], second[0], first_at, second_at, first_at, second_at)
     return GroupValues(second[0], first[0], first_at, second_at, second_at, first_at)
+
+
+def first_pair(refs: Sequence[GroupRef]) -> list[GroupRef]:
+    """The first reference to each group, in text order: "12% in the A group versus 5%
+    receiving placebo (a difference in favour of A)" pairs its values with the first two."""
+    out: list[GroupRef] = []
+    for ref in refs:
+        if ref.group in ("intervention", "control") and not ref.between and \
+                ref.group not in {r.group for r in out}:
+            out.append(ref)
+    return out if len(out) == 2 else []

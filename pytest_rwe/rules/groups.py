@@ -35,7 +35,7 @@ from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, same_word, stem
 from pytest_rwe.study import Study
 
-__all__ = ["Group", "GroupRef", "find_group_refs", "first_pair", "labels_of"]
+__all__ = ["Group", "GroupRef", "find_group_refs", "labels_of"]
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
 _RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
                        "/"})
@@ -84,7 +84,7 @@ def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: 
         run = _run(tokens, labels, pos)
         refs.append(_ref(tokens, labels, run, verbatim, vocab.shared_side))
         pos = run[-1] + 1
-    return _compared_lists(tokens, refs)
+    return _compared_lists(tokens, _adjacent(tokens, refs))
 
 
 _COMBINE = frozenset({"and", "+", "plus", "with", "&", "/"})
@@ -100,6 +100,22 @@ def _combinations(tokens: Sequence[Token], labels: list[str | None], vocab: Voca
         nxt = pos + 2 if labels[pos + 2] is not None or pos + 3 >= len(tokens) else pos + 3
         if labels[nxt] == "intervention" and tokens[pos].norm in vocab.i_words:
             labels[pos] = "intervention"
+
+
+def _adjacent(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
+    """"the SCP care arm" against "usual care": a name followed at once by a common word of
+    the other group's description ("care", "therapy") is one reference, the name's."""
+    out: list[GroupRef] = []
+    for ref in refs:
+        last = out[-1] if out else None
+        if last is not None and last.via in ("name", "label") and ref.position == max(
+                last.end, last.position) + 1 and ref.group != last.group and all(
+                tokens[p].norm in GROUP_GENERIC or tokens[p].text.lower() in lexicon.GROUP_NOUNS
+                for p in range(ref.position, max(ref.end, ref.position) + 1)):
+            out[-1] = replace(last, end=max(ref.end, ref.position))
+            continue
+        out.append(ref)
+    return out
 
 
 def _compared_lists(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
@@ -218,7 +234,8 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
         if _comparison_word(tokens, pos) or (word in ("to", "with") and pos > 0 and tokens[
-                pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")):
+                pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")) or (
+                word == "to" and _preferred_before(tokens, pos)):
             after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
             return after not in _TIMES, False
         if word == "between":
@@ -234,6 +251,14 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
         pos -= 1
         steps += 1
     return False, False
+
+
+# "preferred A to B", "superior to B": the word after "to" is the compared-against side
+_PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior)$", re.IGNORECASE)
+
+
+def _preferred_before(tokens: Sequence[Token], pos: int) -> bool:
+    return any(_PREFERRED.match(t.text) for t in tokens[max(0, pos - 6):pos])
 
 
 _CUE_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE
@@ -368,14 +393,3 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
     if nxt in ("group", "arm") and unknown_group(tokens, pos):
         return "unknown"
     return None
-
-
-def first_pair(refs: Sequence[GroupRef]) -> list[GroupRef]:
-    """The first reference to each group, in text order: "12% in the A group versus 5%
-    receiving placebo (a difference in favour of A)" pairs its values with the first two."""
-    out: list[GroupRef] = []
-    for ref in refs:
-        if ref.group in ("intervention", "control") and not ref.between and \
-                ref.group not in {r.group for r in out}:
-            out.append(ref)
-    return out if len(out) == 2 else []

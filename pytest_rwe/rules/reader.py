@@ -13,7 +13,7 @@ from dataclasses import replace
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.claim_parts import attach, referred_significance, significance_after
-from pytest_rwe.rules.compared_values import compared_values, contrasted_values
+from pytest_rwe.rules.compared_values import compared_values, contrasted_values, first_pair
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
     about_nothing,
@@ -24,7 +24,7 @@ from pytest_rwe.rules.cue_targets import (
 )
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
-from pytest_rwe.rules.groups import GroupRef, first_pair
+from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction

@@ -268,3 +268,18 @@ def test_the_size_of_a_change_that_is_the_outcome() -> None:
     text = ("Mean improvement in VA was significantly greater with drug A than with placebo "
             "(P = 0.0047).")
     assert twins("mean improvement in visual acuity (VA)", text, "higher") == (1, 0)
+
+
+@pytest.mark.parametrize(("text", "direction"), [
+    # a name followed at once by a common word of the other group ("usual care")
+    ("Significantly more patients in the drug A care arm compared to the usual care arm "
+     "reported heart rate events (18% vs 9%, p = 0.02).", "higher"),
+    # braces hold values, not the groups' sides
+    ("Heart rate was significantly higher in the usual care group {85.5 in drug A and 244; "
+     "p = 0.004}.", "lower"),
+    # "preferred A to B": B is compared against
+    ("A significantly greater heart rate preferred drug A to usual care (67.0% versus 30.4%; "
+     "P < 0.001).", "higher"),
+])
+def test_group_sides_in_brackets_and_compounds(text: str, direction: str) -> None:
+    assert twins("heart rate", text, direction, control="usual care") == (1, 0)
