@@ -205,7 +205,10 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if word in lexicon.INTENSIFIERS:
             composed = _composed(tokens, lo, pos, in_names)
             if composed is not None:
-                kind = composed  # "the decrease in X was greater": a larger decrease
+                kind = composed[0]  # "the decrease in X was greater": a larger decrease
+                # the change noun is this claim's, not one of its own ("the mean increase in
+                # X in group I was less than in group II" says X rose less with I)
+                cues = [c for c in cues if c.start != composed[1]]
         before = text[max(span.start, tokens[pos].start - 60):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 160,
                                           _next_claim_start(tokens, pos, hi, named, text))]
@@ -239,10 +242,11 @@ _SHRINKING = words("decrease decreases reduction reductions fall falls drop drop
                    "declines loss losses")
 
 
-def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]) -> str | None:
+def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]
+              ) -> tuple[str, int] | None:
     """An intensifier after a change noun composes with it: "the reduction in X was greater"
     is lower, "the increase ... was smaller" is lower; "the improvement ... greater" has no
-    side."""
+    side. The kind, and where the change noun stands."""
     for back in range(pos - 1, max(lo - 1, pos - 22), -1):
         word = tokens[back].text.lower()
         if word in (",", ";", "than"):
@@ -252,9 +256,9 @@ def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]) ->
         if word in _GROWING or word in _SHRINKING:
             bigger = tokens[pos].text.lower() in _BIGGER
             grows = word in _GROWING
-            return "higher" if bigger == grows else "lower"
+            return ("higher" if bigger == grows else "lower"), back
         if word in ("improvement", "improvements", "benefit"):
-            return "valence"
+            return "valence", back
     return None
 
 

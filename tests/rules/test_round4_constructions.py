@@ -283,3 +283,19 @@ def test_the_size_of_a_change_that_is_the_outcome() -> None:
 ])
 def test_group_sides_in_brackets_and_compounds(text: str, direction: str) -> None:
     assert twins("heart rate", text, direction, control="usual care") == (1, 0)
+
+
+def test_a_label_the_summary_defines() -> None:
+    """"Group 2 (drug A) ... than Group 1 (placebo)": the parenthesis says which group the
+    label is, for the study that gives no labels."""
+    text = ("A significant reduction in heart rate was observed for Group 2 (drug A) than "
+            "Group 1 (placebo).")
+    assert twins("heart rate", text, "lower") == (1, 0)
+
+
+def test_the_change_noun_an_intensifier_composes_with_is_no_claim_of_its_own() -> None:
+    """"The mean increase in X in group A was significantly less than that of group B": X
+    rose less with A; "increase" alone would say it rose more."""
+    text = ("The mean increase in heart rate in days 1 and 2 in Group I (drug A) was "
+            "significantly less than that of Group II (placebo).")
+    assert twins("heart rate", text, "lower") == (1, 0)
