@@ -22,13 +22,13 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token
 
-__all__ = ["compared_values", "contrasted_values", "first_pair"]
+__all__ = ["compared_values", "contrasted_values", "first_pair", "listed_values"]
 
 _MARKERS = words("compared versus vs vs. against")
 # words after which a number is not a group's value: a p-value, a statistic, a bound, a size
 _NOT_A_VALUE_AFTER = words("p = < > ≤ ≥ n or hr rr irr ci ratio ratios sd se sem iqr range "
                            "table figure fig day days week weeks month months year years at "
-                           "by within after before")
+                           "by within after before per")
 _ACHIEVED = words("achieved reached attained exhibited experienced reported obtained shown "
                   "observed seen")
 _UNIT_OR_GLUE = words("% mg kg g ml l dl mm cm cm2 s min mins h hours days weeks months years "
@@ -185,3 +185,41 @@ def first_pair(refs: Sequence[GroupRef]) -> list[GroupRef]:
                 ref.group not in {r.group for r in out}:
             out.append(ref)
     return out if len(out) == 2 else []
+
+
+def listed_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int
+                  ) -> GroupValues | None:
+    """Three or more values and as many groups, "respectively": "53.9, 54.2 and 35.3 for
+    belatacept MI, belatacept LI and cyclosporine, respectively". Read when every value of
+    the intervention's arms lies on one side of every value of the control's."""
+    at = next((p for p in range(lo, hi) if tokens[p].text.lower() == "respectively"), None)
+    if at is None:
+        return None
+    values: list[int] = []
+    pos = lo
+    while pos < at:
+        found = _first_value(tokens, pos, at)
+        if found is None:
+            break
+        values.append(found)
+        pos = found + 1
+    named = [r for r in refs if lo <= r.position < at and not r.comparison and not r.between]
+    if len(values) < 3 or len(named) != len(values) or named[0].position < values[0]:
+        return None  # the groups after the values, one for each
+    read = [(r.group, _value(tokens, v)) for r, v in zip(named, values, strict=True)]
+    kinds = {v[1] for _, v in read if v is not None}
+    if any(v is None for _, v in read) or len(kinds) != 1:
+        return None
+    arms = [v[0] for g, v in read if g == "intervention" and v is not None]
+    controls = [v[0] for g, v in read if g == "control" and v is not None]
+    if not arms or not controls or len(arms) + len(controls) != len(read):
+        return None
+    if min(arms) > max(controls):
+        higher = True
+    elif max(arms) < min(controls):
+        higher = False
+    else:
+        return None
+    i_value = max(arms) if higher else min(arms)
+    c_value = max(controls) if not higher else min(controls)
+    return GroupValues(i_value, c_value, values[0], values[-1])

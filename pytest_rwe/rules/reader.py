@@ -13,7 +13,12 @@ from dataclasses import replace
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.claim_parts import attach, referred_significance, significance_after
-from pytest_rwe.rules.compared_values import compared_values, contrasted_values, first_pair
+from pytest_rwe.rules.compared_values import (
+    compared_values,
+    contrasted_values,
+    first_pair,
+    listed_values,
+)
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
     about_nothing,
@@ -309,7 +314,8 @@ class Reader:
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
             values = group_values(tokens, refs, lo, hi, times, self.description_numbers) or \
                 self._sentence_values(lo) or self._first_values(refs, lo, hi, times) or \
-                compared_values(tokens, refs, lo, hi, self.in_names)
+                compared_values(tokens, refs, lo, hi, self.in_names) or \
+                listed_values(tokens, refs, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):

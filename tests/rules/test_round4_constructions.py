@@ -299,3 +299,17 @@ def test_the_change_noun_an_intensifier_composes_with_is_no_claim_of_its_own() -
     text = ("The mean increase in heart rate in days 1 and 2 in Group I (drug A) was "
             "significantly less than that of Group II (placebo).")
     assert twins("heart rate", text, "lower") == (1, 0)
+
+
+def test_values_of_three_arms_respectively() -> None:
+    """Both of the intervention's arms above the control: the intervention is higher."""
+    text = ("Mean heart rate at 7 years was 53.9 ± 1.9, 54.2 ± 1.9, and 35.3 ± 2.0 mL/min per "
+            "1.73 m2 for drug A low, drug A high and placebo, respectively (p < 0.001).")
+    assert twins("heart rate", text, "higher") == (1, 0)
+
+
+def test_values_of_three_arms_on_both_sides_are_not_read() -> None:
+    text = ("Mean heart rate was 53.9, 30.2 and 35.3 for drug A low, drug A high and "
+            "placebo, respectively (p < 0.001).")
+    analysis = analyze(one_outcome("heart rate", "4.1 (2.2, 6.0)", "0.001"), text)
+    assert not [c for c in analysis.grounded if c.direction in ("higher", "lower")]
