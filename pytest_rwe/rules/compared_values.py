@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_rwe.rules import lexicon
-from pytest_rwe.rules.group_values import GroupValues
+from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token
 
-__all__ = ["compared_values", "contrasted_values", "first_pair", "listed_values"]
+__all__ = ["compared_values", "contrasted_values", "first_pair", "first_values", "listed_values"]
 
 _MARKERS = words("compared versus vs vs. against")
 # words after which a number is not a group's value: a p-value, a statistic, a bound, a size
@@ -223,3 +223,14 @@ def listed_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi
     i_value = max(arms) if higher else min(arms)
     c_value = max(controls) if not higher else min(controls)
     return GroupValues(i_value, c_value, values[0], values[-1])
+
+
+def first_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int,
+                 times: bool, excluded: frozenset[float]) -> GroupValues | None:
+    """The values of the first two groups named, when the others come after them ("...
+    versus 16.7% receiving placebo (a difference in favour of budesonide)")."""
+    pair = first_pair(refs) if len(refs) > 2 else []
+    values = group_values(tokens, pair, lo, hi, times, excluded) if pair else None
+    if values is None or any(r.position < values.end for r in refs if r not in pair):
+        return None
+    return values

@@ -16,7 +16,7 @@ from pytest_rwe.rules.claim_parts import attach, referred_significance, signific
 from pytest_rwe.rules.compared_values import (
     compared_values,
     contrasted_values,
-    first_pair,
+    first_values,
     listed_values,
 )
 from pytest_rwe.rules.cue_targets import (
@@ -124,17 +124,6 @@ class Reader:
             else:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
-
-    def _first_values(self, refs: list[GroupRef], lo: int, hi: int, times: bool
-                      ) -> GroupValues | None:
-        """The values of the first two groups named, when the others come after them ("...
-        versus 16.7% receiving placebo (a difference in favour of budesonide)")."""
-        pair = first_pair(refs) if len(refs) > 2 else []
-        values = group_values(self.analysis.tokens, pair, lo, hi, times,
-                              self.description_numbers) if pair else None
-        if values is None or any(r.position < values.end for r in refs if r not in pair):
-            return None
-        return values
 
     def _next_name(self, mention: Mention, hi: int) -> int:
         """Where the next outcome's name after ``mention`` starts in its clause (or ``hi``)."""
@@ -309,19 +298,30 @@ class Reader:
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
             significant = referred_significance(self.analysis, lo)
-        if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
+        # values with no test, never where the clause speaks of baseline ("at baseline, X was
+        # 7.10% in A and 6.98% in B" describes the groups, not the effect)
+        untested = cue is None and significant is None and not baseline and \
+            not lexicon.BASELINE.search(span.quote)
+        if ((cue is None or cue.kind in ("differ", "valence")) and significant and not baseline
+                ) or untested:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
-            values = group_values(tokens, refs, lo, hi, times, self.description_numbers) or \
-                self._sentence_values(lo) or self._first_values(refs, lo, hi, times) or \
+            excluded = self.description_numbers
+            values = group_values(tokens, refs, lo, hi, times, excluded) or \
+                self._sentence_values(lo) or first_values(tokens, refs, lo, hi, times,
+                                                          excluded) or \
                 compared_values(tokens, refs, lo, hi, self.in_names) or \
                 listed_values(tokens, refs, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
                 start, end = tokens[values.start].start, tokens[values.end].end
+                # values with no test ("85.9% with B compared to 98.4% with A") state a side,
+                # not a difference: judged only against a significant result
                 return Claim(mention.outcome, mention, span, values.direction,
-                             Span(start, end, text[start:end]), True, False, baseline)
+                             Span(start, end, text[start:end]), None if untested else True,
+                             False, baseline, hedged=untested, untested=untested)
+        if significant and not baseline and (cue is None or cue.kind in ("differ", "valence")):
             ratio = ratio_direction(text, tokens, refs, anchor, self._next_name(mention, hi),
                                     lo, hi, self.study.design, mention.outcome.name)
             if ratio is not None:  # "treatment with A [OR 2.39; 95% CI 1.70-3.36]"

@@ -313,3 +313,19 @@ def test_values_of_three_arms_on_both_sides_are_not_read() -> None:
             "placebo, respectively (p < 0.001).")
     analysis = analyze(one_outcome("heart rate", "4.1 (2.2, 6.0)", "0.001"), text)
     assert not [c for c in analysis.grounded if c.direction in ("higher", "lower")]
+
+
+def test_values_with_no_test_are_judged_against_a_significant_result_only() -> None:
+    """"Definitive cure was achieved in 85.9% with placebo compared to 98.4% with drug A":
+    the values say drug A is higher; a study with the opposite significant result is
+    contradicted, one without a significant result is not (values may differ by chance)."""
+    text = "Definitive cure was achieved in 85.9% with placebo compared to 98.4% with drug A."
+    assert twins("definitive cure", text, "higher") == (1, 0)
+    not_significant = one_outcome("definitive cure", "-4.1 (-9.0, 0.8)", "0.40")
+    assert judge(not_significant, text, "direction_of_effect").score == 1
+
+
+def test_values_at_baseline_are_no_effect() -> None:
+    text = ("This cohort compared 149 adults on drug A with 1,273 on placebo; at baseline, mean "
+            "heart rate was 7.10 in drug A initiators and 6.98 in placebo initiators.")
+    assert twins("heart rate", text, "lower") == (1, 1)
