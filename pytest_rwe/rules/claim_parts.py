@@ -342,6 +342,9 @@ _REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group
                         r"|\s*(?:this|these|they)\s+(?:was|were)\b", re.IGNORECASE)
 
 
+_STRAY_P = re.compile(r"\s*\(\s*p\s*[-\s]?(?:value)?\s*[=<>≤]\s*[\d.]+[^()]*\)", re.IGNORECASE)
+
+
 def referred_significance(analysis: Analysis, lo: int) -> bool | None:
     """"... 16% in the A group and 36% in the control group. This difference is
     statistically significant (p = 0.02)": the next sentence, about "this difference",
@@ -353,6 +356,11 @@ def referred_significance(analysis: Analysis, lo: int) -> bool | None:
     a, b = ranges[at + 1]
     tokens = analysis.tokens
     following = analysis.text[tokens[a].start:tokens[b - 1].end]
+    stray = _STRAY_P.match(following)
+    if stray is not None:
+        # "... was 13.5±4. (P=0.0001).": a p-value cut off by the sentence split
+        match = _P_VALUE.search(stray.group(0))
+        return p_significance(match) if match is not None else None
     if not _REFERRING.match(following):
         return None
     if lexicon.NEGATED_SIGNIFICANT.search(following):

@@ -329,3 +329,12 @@ def test_values_at_baseline_are_no_effect() -> None:
     text = ("This cohort compared 149 adults on drug A with 1,273 on placebo; at baseline, mean "
             "heart rate was 7.10 in drug A initiators and 6.98 in placebo initiators.")
     assert twins("heart rate", text, "lower") == (1, 1)
+
+
+def test_a_p_value_cut_off_by_the_sentence_split() -> None:
+    """"... was 13.5±4. (P=0.0001).": the p-value after the stray full stop tests the values,
+    so a study without a significant result is contradicted."""
+    text = ("Heart rate in the placebo group was 9±2.35 and in the drug A group was 13.5±4. "
+            "(P=0.0001).")
+    not_significant = one_outcome("heart rate", "4.1 (-0.8, 9.0)", "0.40")
+    assert judge(not_significant, text, "direction_of_effect").score == 0
