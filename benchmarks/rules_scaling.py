@@ -7,24 +7,35 @@ times ``judge_all`` (the three criteria, one analysis) per summary, fresh each t
 
     python benchmarks/rules_scaling.py                    # N = 50, 200, 800, 1600
     python benchmarks/rules_scaling.py --outcomes 800 --repeats 5
+    python benchmarks/rules_scaling.py --names subgroups  # the sweep's big_study_raw
+    python benchmarks/rules_scaling.py --findings out.json  # every finding, to compare
+
+``--names subgroups`` times the sweep's study instead (``pytest_rwe.testing.studies.
+big_study_raw``: 16 condition names repeated, so each name has N / 16 subgroup-like keys).
+``--findings`` writes each summary's verdicts (score, explanation, findings) as JSON, so a
+change meant only for speed can be shown to leave them byte-identical.
 
 The target (issue 11, item 5): 800 outcomes judged in under 1 s per summary. Figures are
-recorded in docs/benchmarks.md; on a shared machine give the load average with them.
+recorded in docs/benchmarks.md; on a shared machine give the load average with them (the
+CPU seconds of this process are shown too: they suffer less from other processes' load).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from pytest_rwe.rules import judge_all
 from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.study import Study, parse_study
+from pytest_rwe.testing.studies import big_study_raw
 
 _SITES = ("renal", "hepatic", "cardiac", "pulmonary", "cerebral", "gastric", "retinal", "skin",
           "bone", "joint", "muscle", "nerve", "thyroid", "pancreatic", "biliary", "colonic",
@@ -74,15 +85,24 @@ def build_study(count: int, seed: int = 0) -> Study:
     })
 
 
-def time_judge(study: Study, summary: str, repeats: int) -> list[float]:
-    """Seconds per ``judge_all`` call; a fresh study object defeats the analysis cache."""
+def time_judge(study: Study, summary: str, repeats: int) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds per ``judge_all`` call; a fresh study object defeats the analysis
+    cache."""
     times = []
     for _ in range(repeats):
-        fresh = parse_study(dict(study.raw))
-        started = time.perf_counter()
+        fresh = parse_study(dict(study.raw), study.path or "<memory>")
+        started, cpu = time.perf_counter(), time.process_time()
         judge_all(fresh, summary)
-        times.append(time.perf_counter() - started)
+        times.append((time.perf_counter() - started, time.process_time() - cpu))
     return times
+
+
+def verdicts(study: Study, summary: str) -> dict[str, Any]:
+    """Each criterion's score, explanation and findings, as JSON-ready values."""
+    return {criterion: {"score": v.score, "explanation": v.explanation,
+                        "findings": [[f.quote, f.start, f.end, f.field, f.message]
+                                     for f in v.findings]}
+            for criterion, v in judge_all(study, summary).items()}
 
 
 def main() -> None:
@@ -90,16 +110,29 @@ def main() -> None:
     parser.add_argument("--outcomes", type=int, action="append",
                         help="outcome counts (repeatable; default 50, 200, 800, 1600)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per count")
+    parser.add_argument("--names", choices=("distinct", "subgroups"), default="distinct",
+                        help="distinct outcome names (default), or the sweep's study whose "
+                             "16 names each have N / 16 subgroup-like keys")
+    parser.add_argument("--findings", type=Path, metavar="FILE",
+                        help="also write every summary's verdicts to FILE (JSON)")
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'outcomes':>8} {'words':>7} {'median s':>9} {'min s':>7} {'scores':>8}")
+    print(f"{'outcomes':>8} {'words':>7} {'median s':>9} {'min s':>7} {'cpu s':>7} {'scores':>8}")
+    found: dict[str, Any] = {}
     for count in args.outcomes or (50, 200, 800, 1600):
-        study = build_study(count)
+        study = (build_study(count) if args.names == "distinct"
+                 else parse_study(big_study_raw(count), f"big_{count}.json"))
         summary = summarize(study)
         times = time_judge(study, summary, args.repeats)
-        scores = "".join(str(v.score) for v in judge_all(study, summary).values())
-        print(f"{count:>8} {len(summary.split()):>7} {statistics.median(times):>9.3f} "
-              f"{min(times):>7.3f} {scores:>8}")
+        result = verdicts(study, summary)
+        found[str(count)] = result
+        scores = "".join(str(v["score"]) for v in result.values())
+        wall, cpu = [t for t, _ in times], [c for _, c in times]
+        print(f"{count:>8} {len(summary.split()):>7} {statistics.median(wall):>9.3f} "
+              f"{min(wall):>7.3f} {statistics.median(cpu):>7.3f} {scores:>8}", flush=True)
+    if args.findings is not None:
+        args.findings.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n",
+                                 encoding="utf-8")
 
 
 if __name__ == "__main__":

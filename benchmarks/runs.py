@@ -128,27 +128,33 @@ def report_counts(folder: Path) -> dict[str, Any]:
 
 
 def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
-            extra: tuple[str, ...] = ()) -> dict[str, Any]:
-    """One live pytest-rwe run on a fresh store (start-up measured first)."""
+            extra: tuple[str, ...] = (), components: bool = False) -> dict[str, Any]:
+    """One live pytest-rwe run on a fresh store (start-up measured first); with
+    ``components``, the CPU of pytest-rwe's own parts too (benchmarks/cpu_components.py)."""
     with tempfile.TemporaryDirectory(dir=TMP) as tmp, FakeServer(
             latency_s=latency, concurrency_cap=cap, retry_after_s=1.0, keep_bodies=False,
             responder=summaries_by_model(cases)) as server:
         store, reports = Path(tmp) / "store", Path(tmp) / "report"
         probe = Path(tmp) / "cpu.json"
+        parts = Path(tmp) / "components.json"
         env = {**os.environ, **FAKE_KEYS, **server.env(), "RWE_CPU_PROBE": str(probe),
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                            os.environ.get("PYTHONPATH")]))}
         args = pytest_args(store, workers=workers, cases=cases, extra=extra)
         startup = run_pytest([*args, "--rwe-record", "none", "-k", NOTHING], env)
         before = load()
-        live = run_pytest([*args, "-p", "benchmarks.cpu_probe", "--rwe-report", str(reports)],
-                          env)
+        probes = ["-p", "benchmarks.cpu_probe"]
+        if components:
+            probes += ["-p", "benchmarks.cpu_components"]
+            env["RWE_CPU_COMPONENTS"] = str(parts)
+        live = run_pytest([*args, *probes, "--rwe-report", str(reports)], env)
         ended = time.monotonic()
         counts = server_counts(server)
         answers = [r.at for r in server.requests]
         first_ask = min(answers) - latency if answers else ended
         last_answer = max(answers) if answers else ended
         threads = json.loads(probe.read_text()) if probe.exists() else {}
+        by_part = json.loads(parts.read_text()) if parts.exists() else None
         verdicts = report_counts(reports)  # read before the temporary folder goes
     calls = counts["calls"]
     return {
@@ -162,6 +168,7 @@ def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
         "outcome": outcome_line(live["output"]), "peak_rss_mb": live["peak_rss_mb"],
         # CPU seconds per thread of the calling process (see benchmarks/cpu_probe.py)
         "cpu_s_by_thread": threads,
+        **({"cpu_s_by_component": by_part} if by_part is not None else {}),
         # when the calls happened: from the first request (its answer minus the latency) to
         # the last answer, and after it until pytest exited (the report, teardown, exit)
         "calls_span_s": round(last_answer - first_ask, 2),

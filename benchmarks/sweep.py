@@ -29,6 +29,8 @@ Scenarios (``--scenario``, repeatable; default: all):
   when do the other pairs' calls finish, with and without the big study.
 - ``replay``: the cap16 store replayed (``--rwe-record none``), one process and ``-n 4``.
 - ``synthetic``: 1,000 generated studies x 3 models replayed from a prefilled store.
+- ``components`` (only when asked for): the cap16 run with its CPU split by pytest-rwe's
+  parts (store writes, claim diagnostics, the report...; ``benchmarks/cpu_components.py``).
 
 Stores and studies go in a temporary folder under ``.rwe-bench/`` in the checkout (``--tmp``
 to change it), where a user's ``.rwe_cache`` would be: the store writes a file per call, and
@@ -89,10 +91,25 @@ from pytest_rwe.store.lock_files import pid_alive
 from pytest_rwe.testing.fake_server import FakeServer
 
 SCENARIOS = ("cap16", "cap4", "cap2", "xdist", "two-runs", "killed-leader", "rules", "replay",
-             "synthetic")
+             "synthetic", "components")
 
 
 # -- scenarios ------------------------------------------------------------------------------
+def components(runs: int, cases: Path) -> dict[str, Any]:
+    """The cap16 run with its CPU split by pytest-rwe's parts (a diagnostic: not in the
+    default scenarios, and not the run the cap16 targets are read from)."""
+    results = [rwe_run(cases, 0.25, 16, components=True) for _ in range(runs)]
+    per_call: dict[str, list[float]] = {}
+    for result in results:
+        calls = max(1, result["calls"])
+        for part, figures in (result.get("cpu_s_by_component") or {}).items():
+            per_call.setdefault(part, []).append(1000 * figures["cpu_s"] / calls)
+    return {"runs": results, "summary": {
+        "what": "cap16 (250 ms, 16 at once), CPU ms per call spent in each part",
+        "rwe_cpu_ms_per_call": spread([r["cpu_ms_per_call"] for r in results]),
+        "ms_per_call_by_part": {part: spread(values) for part, values in per_call.items()}}}
+
+
 def against_floor(name: str, latency: float, cap: int, runs: int, cases: Path,
                   ratio_target: float) -> dict[str, Any]:
     """pytest-rwe (defaults: told nothing about the cap) and the floor (semaphore = cap),
@@ -334,7 +351,7 @@ def synthetic_replay(count: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenario", action="append", choices=SCENARIOS,
-                        help="repeatable; default: every scenario")
+                        help="repeatable; default: every scenario but components")
     parser.add_argument("--runs", type=int, default=3, help="runs per measured configuration")
     parser.add_argument("--cases", type=Path, default=None,
                         help="study folder (default: the 46 studies of benchmarks/"
@@ -348,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     running.TMP.mkdir(parents=True, exist_ok=True)
     if args.cases is None:
         args.cases = sweep_cases(running.TMP / "sweep-studies")
-    wanted = args.scenario or list(SCENARIOS)
+    wanted = args.scenario or [s for s in SCENARIOS if s != "components"]
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_at_start": load()}}
     for name in wanted:
         if name in ("cap16", "cap4", "cap2"):
@@ -363,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
             results[name] = killed_leader(args.runs, args.cases)
         elif name == "rules":
             results[name] = rules_scale(args.cases)
+        elif name == "components":
+            results[name] = components(args.runs, args.cases)
         elif name == "replay":
             results[name] = replay(args.cases)
         else:

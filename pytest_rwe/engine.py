@@ -21,22 +21,20 @@ import contextlib
 import threading
 import traceback
 from collections.abc import Coroutine, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pytest_rwe.caller import Caller, CallLabel, RunSharing, build_caller
-from pytest_rwe.prompts import (
-    PromptSet,
-    judge_request,
-    load_prompts,
-    load_variants,
-    render_summarize_prompt,
-    summarize_request,
+from pytest_rwe.pair_calls import (
+    EngineConfig,
+    engine_config,
+    judge_label,
+    judge_requests,
+    summary_call,
 )
 from pytest_rwe.providers.base import (
     GenerationRequest,
     GenerationResult,
-    GenerationSettings,
     ProviderError,
     Usage,
 )
@@ -44,43 +42,20 @@ from pytest_rwe.providers.builtin import PROCESS_LANE_OUTCOMES
 from pytest_rwe.providers.preload import SdkPreloader
 from pytest_rwe.redact import redact
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
-from pytest_rwe.rules.diagnostics import claim_diagnostics
-from pytest_rwe.settings import VARIANT_SEPARATOR, EngineSettings
+from pytest_rwe.settings import EngineSettings
 from pytest_rwe.store import CallKind, Deferral, StoreMissError
 from pytest_rwe.store.leader import Leader
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 
+# the pair's calls live in pytest_rwe.pair_calls (shared with the planner); re-exported here,
+# where callers have always found them
+__all__ = ["CallUsage", "Engine", "EngineConfig", "Evaluation", "build_engine",
+           "engine_config", "judge_label", "judge_requests", "summary_call"]
+
 T = TypeVar("T")
 #: how often a follower checks whether the run's leader is lost
 LEADER_CHECK_S = 0.5
-
-
-@dataclass(frozen=True)
-class EngineConfig:
-    """What the engine needs besides the caller: the jury, the loaded prompts and the
-    generation settings (made from :class:`EngineSettings` by :func:`engine_config`)."""
-
-    jury: tuple[str, ...]
-    prompts: PromptSet
-    summarize_settings: GenerationSettings = field(default_factory=GenerationSettings)
-    judge_settings: GenerationSettings = field(default_factory=GenerationSettings)
-    #: read each summary's claim diagnostics while its jury is asked (off pytest's thread);
-    #: an xdist leader evaluates every pair but tests only its own, so it leaves them to
-    #: the tests
-    claims: bool = True
-    #: prompt variants by name: a pair's model ``model+name`` (see
-    #: :func:`pytest_rwe.settings.arm_name`) is ``model`` summarized and judged with that
-    #: variant's templates
-    variants: Mapping[str, PromptSet] = field(default_factory=dict)
-
-    def arm(self, model: str) -> tuple[str, str | None, PromptSet]:
-        """For the pair model ``model`` (a model, or a model+variant arm): the model to
-        call, the variant's name (None) and the templates it is summarized and judged with."""
-        head, sep, name = model.rpartition(VARIANT_SEPARATOR)
-        if sep and name in self.variants:
-            return head, name, self.variants[name]
-        return model, None, self.prompts
 
 
 @dataclass(frozen=True)
@@ -288,7 +263,7 @@ class Engine:
         # its test reads them instead, once its verdict is in.
         early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
         claims = asyncio.ensure_future(
-            asyncio.to_thread(claim_diagnostics, study, summary.text) if early else _none())
+            asyncio.to_thread(_claim_diagnostics, study, summary.text) if early else _none())
         calls = [CallUsage.of(called, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
@@ -347,25 +322,6 @@ class Engine:
         return JurorScore(juror, criterion, parsed.score, parsed.explanation)
 
 
-def engine_config(settings: EngineSettings, *, summarize: GenerationSettings | None = None,
-                  judge: GenerationSettings | None = None, claims: bool = True,
-                  prompts: PromptSet | None = None,
-                  variants: Mapping[str, PromptSet] | None = None) -> EngineConfig:
-    """The engine's jury, prompts and generation settings from ``settings`` (also what
-    ``--rwe-plan`` plans with). Generation settings default to ``settings.temperature``;
-    ``prompts`` and ``variants``, when the caller has loaded them already, are used as
-    they are (else loaded from ``settings``: PromptFileError, a ValueError, names the file)."""
-    default = GenerationSettings(temperature=settings.temperature)
-    if variants is None:
-        variants = load_variants(settings.variants, settings.prompts)
-    if prompts is None:
-        # a variant run's reference prompts are its first variant's
-        prompts = next(iter(variants.values())) if variants else load_prompts(settings.prompts)
-    return EngineConfig(jury=settings.jury, prompts=prompts,
-                        summarize_settings=summarize or default, judge_settings=judge or default,
-                        claims=claims, variants=variants)
-
-
 def build_engine(settings: EngineSettings, *, config: EngineConfig | None = None,
                  sharing: RunSharing | None = None,
                  preload: Iterable[str] | None = None) -> Engine:
@@ -380,40 +336,13 @@ def build_engine(settings: EngineSettings, *, config: EngineConfig | None = None
     return engine
 
 
-# The calls of an evaluation, built in one place: the engine makes them, and the planner
-# (pytest_rwe.plan) looks them up in the store without making them.
-def summary_call(config: EngineConfig, model: str, study: Study, repeat: int
-                 ) -> tuple[str, GenerationRequest, CallLabel]:
-    """The summary call of a (model, study, repeat): the model to call, request and label
-    (a prompt variant's pair calls its model with the variant's templates)."""
-    called, variant, prompts = config.arm(model)
-    request = summarize_request(study, prompts, config.summarize_settings)
-    label = CallLabel(kind="summary", study_id=study.id, criterion=None, model=called,
-                      repeat=repeat, variant=variant)
-    return called, request, label
+def _claim_diagnostics(study: Study, text: str) -> dict[str, Any]:
+    # Imported on the thread that reads the claims, while the first calls are in flight, not
+    # with the engine: the rules reader is some 40 modules, and compiling them before the
+    # first call delays every call.
+    from pytest_rwe.rules.diagnostics import claim_diagnostics
 
-
-def judge_requests(config: EngineConfig, study: Study, summary: str,
-                   criteria: Iterable[Criterion] = CRITERIA, *, model: str | None = None
-                   ) -> dict[Criterion, GenerationRequest]:
-    """Per criterion, the judge request on ``summary`` by ``model`` (the same for every
-    juror), with the templates of the model's prompt variant if it has one."""
-    prompts = config.prompts if model is None else config.arm(model)[2]
-    # rendered once: each of the nine judge prompts embeds it
-    shown = render_summarize_prompt(study, prompts)
-    return {criterion: judge_request(study, summary, criterion, prompts,
-                                     config.judge_settings, shown)
-            for criterion in criteria}
-
-
-def judge_label(config: EngineConfig, kind: CallKind, juror: str, study: Study,
-                criterion: Criterion, model: str, repeat: int = 0) -> CallLabel:
-    """The label of a judge call or its repair, by ``juror`` on ``model``'s summary of
-    ``repeat``: the model under test and its prompt variant apart. The file is filed beside
-    that summary (its repeat too); the key leaves the repeat out (:attr:`CallLabel.key_repeat`)."""
-    subject, variant, _ = config.arm(model)
-    return CallLabel(kind=kind, study_id=study.id, criterion=criterion, model=juror,
-                     subject=subject, variant=variant, repeat=repeat)
+    return claim_diagnostics(study, text)
 
 
 async def _none() -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from pytest_rwe.caller import filed_label
-from pytest_rwe.engine import EngineConfig, judge_label, judge_requests, summary_call
+from pytest_rwe.pair_calls import EngineConfig, judge_label, judge_requests, summary_call
 from pytest_rwe.providers.base import GenerationRequest, GenerationResult, Provider, ProviderError
 from pytest_rwe.replies import ReplyError, parse_judge_reply, repair_request
 from pytest_rwe.store import CallKind, CallLabel, ResponseStore
@@ -151,7 +151,7 @@ def resolve_calls(pairs: Iterable[tuple[str, Study, int]], config: EngineConfig,
                   store: ResponseStore | None) -> list[PlannedCall]:
     """Every call the run of ``pairs`` with the engine ``config`` (its jury, prompts and
     settings) would make, each with what the store holds for it; the requests and labels are
-    the engine's own (:func:`pytest_rwe.engine.summary_call` and its neighbours).
+    the engine's own (:func:`pytest_rwe.pair_calls.summary_call` and its neighbours).
 
     ``provider(model)`` gives the provider of a model name (not called, except builtin
     models writing their summaries); ``store`` is looked up only (None: nothing stored).

@@ -83,6 +83,9 @@ _SHARE = re.compile(r"\b" + _QUALIFIER + r"(?P<k>one|two|three|four|five|six|sev
                     r"\s+(?:(?:patient|person|participant|adult|child|woman|man|case|eye)\s+)?"
                     r"(?:in|out\s+of)\s+(?P<n>two|three|four|five|six|seven|eight|nine|ten|"
                     r"\d{1,2})\b", re.IGNORECASE)
+# a word one of _MULTIPLE, _WORD_MULTIPLES and _FRACTION needs to match at all
+_PROPORTION_WORD = re.compile(r"times|fold|twice|doubl|thrice|tripl|quadrupl|halv|half|third|"
+                              r"quarter|fourth|fifth|tenth", re.IGNORECASE)
 _BELOW = ("nearly", "almost", "just under", "a little under", "close to", "under", "less than")
 _OVER = ("more than", "over", "at least", "just over", "well over")
 
@@ -146,7 +149,10 @@ def approximations_in(text: str) -> list[Approximation]:
     def free(start: int, end: int) -> bool:
         return not any(a < end and start < b for a, b in taken)
 
-    for match in _MULTIPLE.finditer(text):
+    # every pattern but the shares needs one of these words: a text without them (a long
+    # list of estimates) is not scanned seven times for proportions it cannot hold
+    worded = _PROPORTION_WORD.search(text) is not None
+    for match in (_MULTIPLE.finditer(text) if worded else ()):
         raw = match.group("n").lower()
         value = float(_NUMBER.get(raw, 0) or float(raw)) + (0.5 if match.group("half") else 0)
         if value < 1.5:
@@ -154,13 +160,13 @@ def approximations_in(text: str) -> list[Approximation]:
         span = Span(match.start(), match.end(), match.group(0))
         found.append(_ratio(span, value, _qualifier(match)))
         taken.append((match.start(), match.end()))
-    for pattern, value in _WORD_MULTIPLES:
+    for pattern, value in _WORD_MULTIPLES if worded else ():
         for match in pattern.finditer(text):
             if free(match.start(), match.end()):
                 span = Span(match.start(), match.end(), match.group(0))
                 found.append(_ratio(span, value, _qualifier(match)))
                 taken.append((match.start(), match.end()))
-    for match in _FRACTION.finditer(text):
+    for match in (_FRACTION.finditer(text) if worded else ()):
         if not free(match.start("frac"), match.end("frac")):
             continue
         words = match.group("frac").lower().replace("-", " ").split()

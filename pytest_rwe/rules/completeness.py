@@ -144,7 +144,7 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
     # With one outcome, a claim about nothing named ("there was no significant difference
     # between the groups") can only be about that outcome.
     sole = len(named) == 1
-    table = tabular(analysis.text)
+    table: list[bool] = []  # tabular(text), read once and only when needed
     sentences = _sentences(analysis)
     starts = [span.start for span, _ in sentences]
     by_outcome: dict[str, list[Claim]] = {}
@@ -171,7 +171,9 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             statuses.add(said)
         if statuses & {"difference", "bare"}:
             continue
-        unsure = table or any(sole or (not c.generic and _could_be_about(
+        if not table:
+            table.append(tabular(analysis.text))
+        unsure = table[0] or any(sole or (not c.generic and _could_be_about(
             analysis, index, c, key)) for c in loose)
         if not claims:
             said_by_value = estimate_written(analysis, key, frozenset(by_outcome))

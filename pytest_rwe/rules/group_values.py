@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from pytest_rwe.rules.groups import Group, GroupRef
 from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.text import Token
 
 _NOT_AFTER = words("± sd se sem = p p-value ci hr or rr irr iqr range / at after week weeks "
@@ -198,6 +199,18 @@ def group_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi:
     outcome is a time), a number "at 17.5 h" is a value, not a time point. Numbers of the
     groups' own descriptions (``excluded``: the doses of "apremilast 20 mg or 30 mg") are not
     values."""
+    # asked once per claim of a clause, and again for the whole sentence: read each once
+    key = (tuple(refs), lo, hi, times, excluded)
+    return _GROUP_VALUES.get(tokens, key, lambda: _group_values(tokens, refs, lo, hi, times,
+                                                                  excluded))
+
+
+_GROUP_VALUES: Memo[tuple[tuple[GroupRef, ...], int, int, bool, frozenset[float]],
+                    GroupValues | None] = Memo()
+
+
+def _group_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int,
+                  times: bool, excluded: frozenset[float]) -> GroupValues | None:
     refs = _other_side(refs)
     known = [r for r in refs if r.group in ("intervention", "control") and not r.between]
     if not known or any(r.group == "unknown" for r in refs):

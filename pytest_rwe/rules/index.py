@@ -118,8 +118,23 @@ class StudyIndex:
         return list(self._by_kind)
 
 
+_BUILT: dict[int, tuple[Study, StudyIndex]] = {}
+
+
 def build_index(study: Study) -> StudyIndex:
-    """Collect every number of the study a summary may quote, with its field."""
+    """Collect every number of the study a summary may quote, with its field (built once per
+    study object: every summary of a study is checked against the same numbers)."""
+    hit = _BUILT.get(id(study))
+    if hit is not None and hit[0] is study:
+        return hit[1]
+    index = _build_index(study)
+    if len(_BUILT) >= 64:
+        _BUILT.clear()
+    _BUILT[id(study)] = (study, index)
+    return index
+
+
+def _build_index(study: Study) -> StudyIndex:
     entries: list[Entry] = []
     for name, size in (("intervention_size", study.intervention_size),
                        ("control_size", study.control_size)):

@@ -7,13 +7,15 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis
 from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.index import matches
-from pytest_rwe.rules.text import NumberMention, Span, stem
+from pytest_rwe.rules.memo import Memo
+from pytest_rwe.rules.text import NumberMention, Span, Token, stem
 from pytest_rwe.study import Study
 
 _BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",
@@ -144,24 +146,46 @@ def _described_group(analysis: Analysis, refs: list[GroupRef], at: int, lo: int
     (9,605 people, mean age 72.8, 45.7% men) versus B (166,545, ...)". Not when the
     parenthesis names a group itself ("(247 with cancer, 1,402 without)")."""
     tokens = analysis.tokens
-    depth = 0
-    for pos in range(at - 1, lo - 1, -1):
-        text = tokens[pos].text
-        if text in ")]":
-            depth += 1
-        elif text in "([":
-            if depth:
-                depth -= 1
-                continue
-            close = next((i for i in range(pos + 1, len(tokens)) if tokens[i].text in ")]"),
-                         len(tokens))
-            if any(pos < max(r.position, r.end) and r.position < close for r in refs) or any(
-                    tokens[i].text.lower() in _PAIRING for i in range(pos + 1, close)):
-                return None  # "(247 with cancer, 1,402 without)", "(735,657 and 206,570)"
-            owner = [r for r in refs if max(r.position, r.end) == pos - 1 and not r.between]
-            return owner[-1].group if len(owner) == 1 and owner[0].group in (
-                "intervention", "control") else None
-    return None
+    brackets = _BRACKETS.get(tokens, None, lambda: Brackets(tokens))
+    pos = brackets.enclosing[at] if at < len(tokens) else brackets.last_open
+    if pos < lo:
+        return None
+    close = brackets.next_close[pos]
+    if any(pos < max(r.position, r.end) and r.position < close for r in refs) or any(
+            tokens[i].text.lower() in _PAIRING for i in range(pos + 1, close)):
+        return None  # "(247 with cancer, 1,402 without)", "(735,657 and 206,570)"
+    owner = [r for r in refs if max(r.position, r.end) == pos - 1 and not r.between]
+    return owner[-1].group if len(owner) == 1 and owner[0].group in (
+        "intervention", "control") else None
+
+
+class Brackets:
+    """Where a token list opens and closes brackets, read in one pass: for each position the
+    innermost bracket still open before it (-1: none), and the first closing bracket after
+    it. The same answers as scanning back, counting closed pairs, from each number to its
+    clause's start: one kind of bracket pairs the same way read either way, so the bracket a
+    scan back from ``at`` stops at, if it lies inside the clause, is the one open at ``at``."""
+
+    def __init__(self, tokens: Sequence[Token]) -> None:
+        self.enclosing: list[int] = []
+        stack: list[int] = []
+        for pos, token in enumerate(tokens):
+            self.enclosing.append(stack[-1] if stack else -1)
+            if token.text in ")]":
+                if stack:
+                    stack.pop()
+            elif token.text in "([":
+                stack.append(pos)
+        self.last_open = stack[-1] if stack else -1
+        self.next_close: list[int] = [len(tokens)] * len(tokens)
+        following = len(tokens)
+        for pos in range(len(tokens) - 1, -1, -1):
+            self.next_close[pos] = following
+            if tokens[pos].text in ")]":
+                following = pos
+
+
+_BRACKETS: Memo[None, Brackets] = Memo()
 
 
 _PHRASE_END = frozenset(["were", "was", "are", "is", "compared", "vs", "versus", "and", ",",

@@ -9,6 +9,7 @@ another outcome is caught; a group size is checked against the group it is writt
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -25,10 +26,10 @@ from pytest_rwe.rules.consistency import (
     shares_unlike_counts,
 )
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
-from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.owned import misplaced_share, nested
-from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_mentions
+from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_bounds
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -152,43 +153,34 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     A bound after "all", "both" or "each" ("all had p < 0.001") is for every outcome the
     sentence names.
     """
-    in_sentence = sentence_mentions(analysis, mention_starts, number.span.start)
+    # index ranges of analysis.mentions, not copies: a sentence may name hundreds of outcomes
+    first, last = sentence_bounds(analysis, mention_starts, number.span.start)
+    mentions = analysis.mentions
     # mentions are in text order: those before the number are a prefix of the sentence's
-    cut = _prefix(in_sentence, number.span.start)
-    while cut and in_sentence[cut - 1].span.end > number.span.start:
+    cut = bisect.bisect_left(mention_starts, number.span.start, first, max(first, last))
+    while cut > first and mentions[cut - 1].span.end > number.span.start:
         cut -= 1
-    if not cut or _ALL_BEFORE.search(analysis.text[max(0, number.span.start - 24):
-                                                   number.span.start]):
-        return {m.outcome.key for m in in_sentence}, False
+    if cut == first or _ALL_BEFORE.search(analysis.text[max(0, number.span.start - 24):
+                                                        number.span.start]):
+        return {m.outcome.key for m in mentions[first:last]}, False
     lo, _hi = analysis.sentence_of(number.span.start)
     start = analysis.tokens[lo].start if analysis.tokens else 0
     close = analysis.text.rfind(")", start, number.span.start)
-    segment = in_sentence[_prefix(in_sentence, close + 1):cut]
+    segment = mentions[bisect.bisect_left(mention_starts, close + 1, first, cut):cut]
     # "dementia HR 0.60 (0.40-0.89), p < 0.01": after the name's own bracket, still its
     # number, unless a list or a clause break comes between
-    nearest = in_sentence[cut - 1:cut]
+    nearest = mentions[cut - 1:cut]
     if not segment and nearest and re.fullmatch(
             r"[^;()]*(?:\([^()]*\)[^;()]*)?", analysis.text[nearest[0].span.end:
                                                             number.span.start]):
         segment = nearest
-    chosen = segment or in_sentence[:cut]
+    chosen = segment or mentions[first:cut]
     # "hypokalemia (HR 2.72", "gout at 30 days (RR 1.97": the name, a few words, then the
     # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
     strict = bool(segment) and all(m.full for m in segment) and bool(
         re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
                      analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
     return {m.outcome.key for m in chosen}, strict
-
-
-def _prefix(mentions: list[Mention], char: int) -> int:
-    lo, hi = 0, len(mentions)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if mentions[mid].span.start < char:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 _ALL_BEFORE = re.compile(r"\b(?:all|both|each|every|either)\b[^.;()]{0,16}$", re.IGNORECASE)
@@ -202,12 +194,31 @@ def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> b
     if number.value in (0.05, 5.0) and not number.is_word and (
             number.value == 0.05 or re.search(r"signific|level|alpha", after, re.I)):
         return True
-    return number.value in (0.0, 1.0) and clause is not None and bool(
-        _NULL_TALK.search(clause.quote))
+    return number.value in (0.0, 1.0) and clause is not None and _null_talk(clause.quote)
+
+
+@functools.lru_cache(maxsize=64)
+def _null_talk(clause: str) -> bool:
+    """The clause speaks of the null value ("crosses 1"): read once per clause, which may
+    hold hundreds of estimates of 1.0."""
+    return bool(_NULL_TALK.search(clause))
 
 
 def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:
-    """The entries of ``kinds`` a number could fit (a sorted lookup, then the exact test)."""
+    """The entries of ``kinds`` a number could fit (a sorted lookup, then the exact test).
+
+    The answer depends on the number's value and precision only, and a long summary writes
+    the same values many times ("HR 0.87" for many outcomes), so each is looked up once."""
+    kinds = tuple(kinds)
+    key = (number.value, number.scale, number.decimals, number.hedged, kinds)
+    return list(_NEAR.get(index, key, lambda: _near_entries(index, number, kinds)))
+
+
+_NEAR: Memo[tuple[float, float, int, bool, tuple[str, ...]], tuple[Entry, ...]] = Memo()
+
+
+def _near_entries(index: StudyIndex, number: NumberMention, kinds: tuple[str, ...]
+                  ) -> tuple[Entry, ...]:
     written = number.value * number.scale
     reach = 0.5 * 10 ** (-number.decimals) + 1e-9
     if number.decimals == 0 and abs(written) >= 1000:
@@ -229,7 +240,7 @@ def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> lis
             fit = verdicts[entry.value] = fits(number, entry)
         if fit:
             near.append(entry)
-    return near
+    return tuple(near)
 
 
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")

@@ -3,10 +3,12 @@ the outcome's own estimate written in the sentence."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
 
 from pytest_rwe.rules.index import matches, timepoint_numbers
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.text import Token, numbers_in
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome
@@ -77,19 +79,51 @@ def by_timepoint(outcomes: list[Outcome], values: frozenset[object]) -> list[Out
 
 def by_numbers(outcomes: list[Outcome], facts: Mapping[str, Fact], written: Sequence[object]
                 ) -> list[Outcome]:
-    """The outcomes whose own estimate is written in the sentence."""
+    """The outcomes whose own estimate is written in the sentence (``written``: its numbers,
+    a list not changed afterwards, so its sorted form is kept per list)."""
+    # the sentence's numbers sorted by value, per precision: each estimate is looked up, not
+    # compared with every number (a sentence may list hundreds of outcomes' estimates)
+    sorted_numbers = _BY_PRECISION.get(written, None, lambda: _by_precision(written))
     chosen = []
     for outcome in outcomes:
         fact = facts.get(outcome.key)
         if fact is None or fact.point is None:
             continue
-        for number in written:
-            value, decimals = getattr(number, "value", 0.0), getattr(number, "decimals", 0)
-            if decimals >= 1 and (matches(value, decimals, fact.point)
-                                  or matches(abs(value), decimals, abs(fact.point))):
+        point = fact.point
+        for decimals, (values, magnitudes) in sorted_numbers.items():
+            if _written_near(values, decimals, point) or _written_near(magnitudes, decimals,
+                                                                       abs(point)):
                 chosen.append(outcome)
                 break
     return chosen
+
+
+_BY_PRECISION: Memo[None, dict[int, tuple[list[float], list[float]]]] = Memo()
+
+
+def _by_precision(written: Sequence[object]) -> dict[int, tuple[list[float], list[float]]]:
+    """decimals (1 or more) -> the written values with that many, and their magnitudes,
+    each sorted."""
+    out: dict[int, tuple[list[float], list[float]]] = {}
+    for number in written:
+        value, decimals = getattr(number, "value", 0.0), getattr(number, "decimals", 0)
+        if decimals >= 1:
+            values, magnitudes = out.setdefault(decimals, ([], []))
+            values.append(value)
+            magnitudes.append(abs(value))
+    for values, magnitudes in out.values():
+        values.sort()
+        magnitudes.sort()
+    return out
+
+
+def _written_near(values: list[float], decimals: int, point: float) -> bool:
+    """Whether a value of the sorted ``values`` rounds to ``point`` at ``decimals``: the
+    values in a window a little wider than the tolerance, then the exact test."""
+    reach = 0.5 * 10.0 ** (-decimals) + 1e-6 * (1.0 + abs(point))  # wider than any rounding
+    lo = bisect.bisect_left(values, point - reach)
+    hi = bisect.bisect_right(values, point + reach)
+    return any(matches(value, decimals, point) for value in values[lo:hi])
 
 
 def placed(chosen: list[Outcome], phrases: list[tuple[int, float, str]], positions: list[int],

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from pytest_rwe.rules.abbreviations import alias_key, code_like
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.name_index import (
     Mention,
     OutcomeIndex,
@@ -76,6 +77,23 @@ def _window(variant: Variant, at: dict[int, frozenset[str]], positions: list[int
 
 
 _Candidate = tuple[float, list[Outcome], list[int]]
+_Groups = dict[str, list[tuple[tuple[str, ...], list[int]]]]
+_RAREST_GROUPS: Memo[None, _Groups] = Memo()
+
+
+def _rarest_groups(index: OutcomeIndex) -> _Groups:
+    """``index.rarest`` with the variants of each word grouped by their strong words (the
+    base name of fifty subgroups is one group), built once per index."""
+    def build() -> _Groups:
+        groups: dict[str, dict[tuple[str, ...], list[int]]] = {}
+        for word, numbers in index.rarest.items():
+            by_words = groups.setdefault(word, {})
+            for number in numbers:
+                by_words.setdefault(index.variants[number].strong, []).append(number)
+        return {word: list(by_words.items()) for word, by_words in groups.items()}
+
+    return _RAREST_GROUPS.get(index, None, build)
+_Matches = list[tuple[float, list[int]]]  # (strength, matched positions) of one variant
 
 
 def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, hi: int
@@ -87,40 +105,56 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
     present = frozenset().union(*at.values())
     if sum(len(index.postings.get(word, ())) for word in present) > _CROWDED:
         # a segment sharing words with many names: full matches only, each name looked up
-        # once, under its rarest word
-        numbers = {n for word in present for n in index.rarest.get(word, ())
-                   if all(w in present for w in index.variants[n].strong)}
+        # once, under its rarest word (names sharing their words tested once)
+        groups = _rarest_groups(index)
+        numbers = {n for word in present for strong, group in groups.get(word, ())
+                   if all(w in present for w in strong) for n in group}
     else:
         numbers = {n for word in present for n in index.postings.get(word, ())}
     out: list[_Candidate] = []
+    # outcomes often share a variant's words (one base name for fifty subgroups): match each
+    # set of words once per segment, then give the matches to every outcome that has it
+    by_words: dict[tuple[tuple[str, ...], tuple[str, ...], bool], _Matches] = {}
     for number in sorted(numbers):
         variant = index.variants[number]
-        words = set(variant.strong)
-        everything = set(variant.strong + variant.weak)
-        positions = [pos for pos, found in at.items() if found & everything]
+        signature = (variant.strong, variant.weak, variant.part)
+        found = by_words.get(signature)
+        if found is None:
+            found = by_words[signature] = _variant_matches(variant, at, hi)
         outcome = index.outcomes[variant.key]
-        i = 0
-        while i < len(positions):
-            if not at[positions[i]] & words and not any(
-                    at[p] & words for p in positions[i:i + 4]):
+        out += [(strength, [outcome], list(matched)) for strength, matched in found]
+    return out
+
+
+def _variant_matches(variant: Variant, at: dict[int, frozenset[str]], hi: int) -> _Matches:
+    """Where a segment (``at``: position -> name words there) writes a variant's words:
+    (strength, matched positions) for each match."""
+    out: _Matches = []
+    words = set(variant.strong)
+    everything = set(variant.strong + variant.weak)
+    positions = [pos for pos, found in at.items() if found & everything]
+    i = 0
+    while i < len(positions):
+        if not at[positions[i]] & words and not any(
+                at[p] & words for p in positions[i:i + 4]):
+            i += 1
+            continue
+        matched, strong, last = _window(variant, at, positions, i, hi)
+        if strong == len(variant.strong):
+            matched, last = _tightest(variant, at, positions, i, hi, matched, last)
+            # a part of a name counts a little less than the whole name
+            out.append((len(matched) + (0.25 if variant.part else 0.5), matched))
+        elif 2 * strong >= len(variant.strong) and strong and not variant.part:
+            if matched[-1] - matched[0] > len(matched):
+                # a part of a name must stand together: "no ... intrahepatic
+                # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no
+                # diabetes"; the words after the first may ("dementia ... with
+                # hypertension plus hyperlipidaemia")
                 i += 1
                 continue
-            matched, strong, last = _window(variant, at, positions, i, hi)
-            if strong == len(variant.strong):
-                matched, last = _tightest(variant, at, positions, i, hi, matched, last)
-                # a part of a name counts a little less than the whole name
-                out.append((len(matched) + (0.25 if variant.part else 0.5), [outcome], matched))
-            elif 2 * strong >= len(variant.strong) and strong and not variant.part:
-                if matched[-1] - matched[0] > len(matched):
-                    # a part of a name must stand together: "no ... intrahepatic
-                    # cholangiocarcinoma" is not "intrahepatic cholangiocarcinoma no
-                    # diabetes"; the words after the first may ("dementia ... with
-                    # hypertension plus hyperlipidaemia")
-                    i += 1
-                    continue
-                out.append((float(len(matched)), [outcome], matched))
-            while i < len(positions) and positions[i] <= last:
-                i += 1
+            out.append((float(len(matched)), matched))
+        while i < len(positions) and positions[i] <= last:
+            i += 1
     return out
 
 

@@ -20,12 +20,18 @@ from pytest_rwe.study import Study
 def sentence_mentions(analysis: Analysis, mention_starts: list[int], char: int
                       ) -> list[Mention]:
     """The outcome mentions in the sentence holding ``char`` (``mention_starts`` sorted)."""
+    first, last = sentence_bounds(analysis, mention_starts, char)
+    return analysis.mentions[first:last]
+
+
+def sentence_bounds(analysis: Analysis, mention_starts: list[int], char: int
+                    ) -> tuple[int, int]:
+    """Where :func:`sentence_mentions` starts and ends in ``analysis.mentions`` (no copy)."""
     lo, hi = analysis.sentence_of(char)
     if hi <= lo:
-        return []
+        return 0, 0
     start, end = analysis.tokens[lo].start, analysis.tokens[hi - 1].end
-    return analysis.mentions[bisect.bisect_left(mention_starts, start):
-                             bisect.bisect_right(mention_starts, end)]
+    return bisect.bisect_left(mention_starts, start), bisect.bisect_right(mention_starts, end)
 
 
 def outcome_name(study: Study, key: str) -> str:

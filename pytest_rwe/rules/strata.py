@@ -141,6 +141,8 @@ def pick(keys: Sequence[str], qualifiers: dict[str, Qualifier], tokens: Sequence
     for key in keys:
         qualifier = qualifiers.get(key)
         if qualifier is not None:
+            if places is not None and not any(w in places for w in qualifier.words):
+                continue  # none of its words is written: it scores 0, which picks nothing
             scored.append((_present(qualifier, tokens, lo, hi, matches, places=places)
                            / len(qualifier.words), key))
     full = [key for share, key in scored if share >= 1.0]

@@ -3,8 +3,10 @@ subgroup named by its qualifier alone (see :mod:`pytest_rwe.rules.strata`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.name_index import Mention, OutcomeIndex
 from pytest_rwe.rules.strata import canonical, pick, written
 from pytest_rwe.rules.text import Span, Token
@@ -18,8 +20,11 @@ def word_places(index: OutcomeIndex, tokens: Sequence[Token], lo: int, hi: int
     places: dict[str, list[int]] = {}
     for pos in range(lo, hi):
         norm = tokens[pos].norm
-        for word in {canonical(norm)} | index.words_matching(norm):
-            places.setdefault(word, []).append(pos)
+        first = canonical(norm)
+        places.setdefault(first, []).append(pos)
+        for word in index.words_matching(norm):
+            if word != first:  # each word once per token, as the union of the two would
+                places.setdefault(word, []).append(pos)
     return places
 
 
@@ -50,6 +55,50 @@ def qualifier_mentions(index: OutcomeIndex, text: str, tokens: Sequence[Token], 
     return out
 
 
+@dataclass(frozen=True)
+class _Family:
+    """The outcomes of one base: their keys in the study's order, each key's place in it,
+    and the keys without a qualifier (the whole group)."""
+
+    keys: tuple[str, ...]
+    order: dict[str, int]
+    whole: tuple[str, ...]
+
+    def among(self, index: OutcomeIndex, places: Mapping[str, Sequence[int]]) -> list[str]:
+        """The keys a clause with these words may pick, in order: the whole group and the
+        subgroups with a word of their qualifier written (the others score nothing), found
+        through the qualifiers' words when the clause has fewer words than the base has
+        subgroups."""
+        if len(places) >= len(self.keys):
+            return list(self.keys)
+        found = {k for word in places for k in index.by_qualifier_word.get(word, ())
+                 if k in self.order}
+        return sorted(found.union(self.whole), key=self.order.__getitem__)
+
+
+_FAMILIES: Memo[str, _Family] = Memo()
+
+
+def _family(index: OutcomeIndex, base: str) -> _Family:
+    def build() -> _Family:
+        keys = tuple(index.by_base.get(base, ()))
+        return _Family(keys, {k: i for i, k in enumerate(keys)},
+                       tuple(k for k in keys if k not in index.qualifiers))
+
+    return _FAMILIES.get(index, base, build)
+
+
+_CLAUSE_PLACES: Memo[tuple[int, int], tuple[OutcomeIndex, dict[str, list[int]]]] = Memo()
+
+
+def _clause_places(index: OutcomeIndex, tokens: Sequence[Token], lo: int, hi: int
+                   ) -> dict[str, list[int]]:
+    """:func:`word_places` of a clause, read once for every name of the clause."""
+    kept = _CLAUSE_PLACES.get(tokens, (lo, hi), lambda: (index, word_places(index, tokens,
+                                                                             lo, hi)))
+    return kept[1] if kept[0] is index else word_places(index, tokens, lo, hi)
+
+
 def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token],
                positions: list[int], clauses: Sequence[tuple[int, int]], lo: int, hi: int
                ) -> list[Outcome]:
@@ -61,17 +110,17 @@ def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token
     if len(bases) != 1 or not bases & index.stratum_bases:
         return chosen
     base = bases.pop()
-    siblings = [index.outcomes[key] for key in index.by_base.get(base, ())]
+    family = _family(index, base)
     base_words = set(base.split())
     own = [p for p in positions if not index.words_matching(tokens[p].norm) & base_words]
     def matches(norm: str, word: str) -> bool:
         return word in index.words_matching(norm)
 
-    keys = [o.key for o in siblings]
     if own:
         a, b = max(lo, positions[0] - 3), positions[-1] + 1
-        picked = pick(keys, index.qualifiers, tokens, a, b, matches,
-                      word_places(index, tokens, a, b))
+        places = word_places(index, tokens, a, b)
+        picked = pick(family.among(index, places), index.qualifiers, tokens, a, b, matches,
+                      places)
     else:
         c_lo, c_hi = next(((a, b) for a, b in clauses if a <= positions[0] < b), (lo, hi))
         # a qualifier before the name scopes it ("Among patients who failed four drugs,
@@ -80,14 +129,16 @@ def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token
         # failed four drugs"), unless every outcome is a subgroup ("dementia was not
         # associated with hypertension alone or hyperlipidaemia alone")
         # one look-up of the clause's words serves every sibling (a base may have dozens)
-        clause_places = word_places(index, tokens, c_lo, c_hi)
-        near = pick(keys, index.qualifiers, tokens, c_lo, min(c_hi, positions[-1] + 6), matches,
-                    clause_places)
-        whole = [k for k in keys if k not in index.qualifiers]
+        # and every name of the clause
+        clause_places = _clause_places(index, tokens, c_lo, c_hi)
+        keys = family.among(index, clause_places)
+        near = pick(keys, index.qualifiers, tokens, c_lo, min(c_hi, positions[-1] + 6),
+                    matches, clause_places)
+        whole = list(family.whole)
         if near and near != whole:
             picked = near
         elif whole:
             picked = whole
         else:
             picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches, clause_places)
-    return [o for o in siblings if o.key in set(picked)]
+    return [index.outcomes[k] for k in sorted(set(picked), key=family.order.__getitem__)]

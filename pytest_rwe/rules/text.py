@@ -336,6 +336,9 @@ _OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater tha
                           re.IGNORECASE)
 _HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
                        r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
+# the last non-space character of a match of each (no other character matches these ignoring
+# case): a number after any other needs no search
+_OPERATOR_ENDS, _HEDGE_ENDS = frozenset("=<>≤≥nNwWrReEgG"), frozenset("tTyYxX.dDeEoO~")
 _UNIT_TAILS = frozenset({"mo", "mos", "m", "y", "yr", "yrs", "d", "w", "wk", "wks", "h", "x",
                          "mg", "kg", "g", "ml", "mmhg", "k", "percent", "pct"})
 
@@ -351,7 +354,10 @@ def numbers_in(text: str) -> list[NumberMention]:
         value = float(raw)
         sign = match.group("sign")
         if sign:
-            before = text[: match.start()].rstrip()
+            back = match.start()  # the last non-space before the sign, without copying text
+            while back > 0 and text[back - 1].isspace():
+                back -= 1
+            before = text[back - 1] if back > 0 else ""
             # "2.38-3.12" is a range, not a negative number.
             glued = match.start() > 0 and text[match.start() - 1] in "-\u2013"
             if (before and (before[-1].isdigit() or before[-1] == "%") and glued) or (
@@ -367,7 +373,8 @@ def numbers_in(text: str) -> list[NumberMention]:
         scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
         if scale_match:
             scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[scale_match.group(1).lower()]
-        op_match = _OPERATOR_RE.search(text[max(0, start - 14):start])
+        before = text[max(0, start - 14):start]
+        op_match = _OPERATOR_RE.search(before) if before.rstrip()[-1:] in _OPERATOR_ENDS else None
         operator = ""
         if op_match:
             operator = {"≤": "<=", "≥": ">=", "less than": "<", "below": "<", "under": "<",
@@ -375,7 +382,8 @@ def numbers_in(text: str) -> list[NumberMention]:
                         "exceeding": ">"}.get(
                 op_match.group(1).lower(), op_match.group(1))
         decimals = len(raw.split(".", 1)[1]) if "." in raw else 0
-        hedged = bool(_HEDGE_RE.search(text[max(0, start - 16):start]))
+        before = text[max(0, start - 16):start]
+        hedged = before.rstrip()[-1:] in _HEDGE_ENDS and bool(_HEDGE_RE.search(before))
         found.append(NumberMention(value, decimals, Span(start, end, text[start:end]),
                                    is_percent, False, operator, scale, hedged))
     for match in _WORD_NUMBER_RE.finditer(text):
