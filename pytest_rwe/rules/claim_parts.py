@@ -366,3 +366,9 @@ def referred_significance(analysis: Analysis, lo: int) -> bool | None:
     if lexicon.NEGATED_SIGNIFICANT.search(following):
         return False
     return True if lexicon.SIGNIFICANT.search(following) else None
+
+
+def says_significance(text: str) -> bool:
+    """The text speaks of a test: a p-value, "(not) significant", "NS", or no difference."""
+    return bool(_P_VALUE.search(text) or _NS.search(text) or lexicon.SIGNIFICANT.search(text)
+                or lexicon.NULL_PHRASE.search(text))

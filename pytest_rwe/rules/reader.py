@@ -12,7 +12,12 @@ from dataclasses import replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
-from pytest_rwe.rules.claim_parts import attach, referred_significance, significance_after
+from pytest_rwe.rules.claim_parts import (
+    attach,
+    referred_significance,
+    says_significance,
+    significance_after,
+)
 from pytest_rwe.rules.compared_values import (
     compared_values,
     contrasted_values,
@@ -298,10 +303,12 @@ class Reader:
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
             significant = referred_significance(self.analysis, lo)
-        # values with no test, never where the clause speaks of baseline ("at baseline, X was
-        # 7.10% in A and 6.98% in B" describes the groups, not the effect)
+        # values with no test: never in a clause about baseline ("at baseline, X was 7.10% in
+        # A and 6.98% in B"), nor in a sentence that speaks of a test ("..., not significant")
+        s_lo, s_hi = analysis.sentence_of(span.start)
+        sentence = text[tokens[s_lo].start:tokens[s_hi - 1].end] if s_hi > s_lo else span.quote
         untested = cue is None and significant is None and not baseline and \
-            not lexicon.BASELINE.search(span.quote)
+            not lexicon.BASELINE.search(span.quote) and not says_significance(sentence)
         if ((cue is None or cue.kind in ("differ", "valence")) and significant and not baseline
                 ) or untested:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side

@@ -338,3 +338,12 @@ def test_a_p_value_cut_off_by_the_sentence_split() -> None:
             "(P=0.0001).")
     not_significant = one_outcome("heart rate", "4.1 (-0.8, 9.0)", "0.40")
     assert judge(not_significant, text, "direction_of_effect").score == 0
+
+
+def test_values_with_the_test_elsewhere_in_their_sentence_are_not_untested() -> None:
+    """"X occurred in 61.3% with A and in 41.9% with placebo, however this difference was
+    not statistically significant": no side is asserted against a significant study."""
+    text = ("Heart rate events occurred in 61.3% in the drug A group and in 41.9% in the "
+            "placebo group, however this difference was not statistically significant.")
+    significant_other_way = one_outcome("heart rate events", "-4.1 (-6.0, -2.2)", "0.001")
+    assert judge(significant_other_way, text, "direction_of_effect").score == 1
