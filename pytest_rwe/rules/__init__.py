@@ -77,7 +77,8 @@ def _direction_findings(analysis: Analysis) -> list[Finding]:
         if outcome is None or not claim.grounded or claim.baseline:
             continue
         fact = analysis.facts.get(outcome.key)
-        if fact is None or fact.direction is None:
+        if fact is None or fact.direction is None or (claim.untested
+                                                       and fact.significant is not True):
             continue
         quote = _quote_around(analysis, claim)
         cue = claim.cue.quote.lower() if claim.cue else ""

@@ -38,6 +38,7 @@ class Claim:
     reason: str = ""  # why the claim is not grounded
     valence: bool = False  # "better", "improved": a difference whose side is not stated
     generic: bool = False  # an ungrounded claim about nothing named ("the difference was ...")
+    untested: bool = False  # the groups' values with no test: a side, not a difference
 
 
 @dataclass

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.outcomes import Mention
@@ -334,3 +335,40 @@ def significance_after(text: str, tokens: Sequence[Token], anchor: int, hi: int,
             high = float(ci.group("hi").replace("\u2212", "-"))
             return not (min(low, high) <= null <= max(low, high))
     return None
+
+
+_REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group\s+)?"
+                        r"(?:difference|differences|finding|result|change)s?\b"
+                        r"|\s*(?:this|these|they)\s+(?:was|were)\b", re.IGNORECASE)
+
+
+_STRAY_P = re.compile(r"\s*\(\s*p\s*[-\s]?(?:value)?\s*[=<>≤]\s*[\d.]+[^()]*\)", re.IGNORECASE)
+
+
+def referred_significance(analysis: Analysis, lo: int) -> bool | None:
+    """"... 16% in the A group and 36% in the control group. This difference is
+    statistically significant (p = 0.02)": the next sentence, about "this difference",
+    says whether the values of the sentence holding token ``lo`` differ significantly."""
+    ranges = [r for r in analysis.sentences if r[1] > r[0]]
+    at = next((i for i, (a, b) in enumerate(ranges) if a <= lo < b), None)
+    if at is None or at + 1 >= len(ranges):
+        return None
+    a, b = ranges[at + 1]
+    tokens = analysis.tokens
+    following = analysis.text[tokens[a].start:tokens[b - 1].end]
+    stray = _STRAY_P.match(following)
+    if stray is not None:
+        # "... was 13.5±4. (P=0.0001).": a p-value cut off by the sentence split
+        match = _P_VALUE.search(stray.group(0))
+        return p_significance(match) if match is not None else None
+    if not _REFERRING.match(following):
+        return None
+    if lexicon.NEGATED_SIGNIFICANT.search(following):
+        return False
+    return True if lexicon.SIGNIFICANT.search(following) else None
+
+
+def says_significance(text: str) -> bool:
+    """The text speaks of a test: a p-value, "(not) significant", "NS", or no difference."""
+    return bool(_P_VALUE.search(text) or _NS.search(text) or lexicon.SIGNIFICANT.search(text)
+                or lexicon.NULL_PHRASE.search(text))

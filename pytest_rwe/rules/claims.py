@@ -21,6 +21,7 @@ from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import OutcomeIndex, build_outcome_index
 from pytest_rwe.rules.outcomes import Mention, find_mentions
 from pytest_rwe.rules.reader import Reader
+from pytest_rwe.rules.summary_labels import defined_labels
 from pytest_rwe.rules.text import Span, Token, clauses, sentences, tokenize
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Study
@@ -67,7 +68,7 @@ def analyze(study: Study, text: str) -> Analysis:
                              [(lo, hi) for lo, hi, _ in clause_ranges])
     mentions = _without_components(tokens, mentions)
     in_names = {p for m in mentions for p in m.positions}
-    groups = find_group_refs(study, text, tokens, in_names)
+    groups = defined_labels(tokens, find_group_refs(study, text, tokens, in_names))
     # a word of a group's description written out ("telephone consultation") names the group
     # there, not the outcome it shares the word with ("mean consultation time")
     in_verbatim = {p for g in groups if g.verbatim for p in range(g.position, g.end + 1)}

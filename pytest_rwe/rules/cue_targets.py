@@ -13,7 +13,12 @@ from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import STOPWORDS, Token
 
-__all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "polarity"]
+__all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "change_size",
+           "only_values", "polarity"]
+
+
+_ABSENCE = re.compile(r"\b(?:lack|absence|free|freedom|without|no|non)[\s-]*(?:of|from)?[\s-]*$",
+                      re.IGNORECASE)
 
 
 def polarity(name: str, word: str) -> str | None:
@@ -25,10 +30,32 @@ def polarity(name: str, word: str) -> str | None:
         return None
     if lexicon.CHANGE_IN_NAME.search(name):
         return None
-    harm, benefit = bool(lexicon.HARMS.search(name)), bool(lexicon.GOODS.search(name))
+    harm = benefit = False
+    for match in lexicon.HARMS.finditer(name):
+        # "lack-of-ghosting", "free of pain", "without relapse": the absence of a harm is good
+        if _ABSENCE.search(name[max(0, match.start() - 16):match.start()]):
+            benefit = True
+        else:
+            harm = True
+    benefit = benefit or bool(lexicon.GOODS.search(name))
     if harm == benefit:
         return None
     return "higher" if good == benefit else "lower"
+
+
+_LARGER = words("greater larger bigger more")
+_SMALLER = words("smaller less lesser")
+
+
+def change_size(name: str, word: str) -> str | None:
+    """"Mean improvement in VA was significantly greater": for an outcome that is itself a
+    change ("improvement in X", "reduction of Y"), the size word says which group's change is
+    larger, whatever the change's good side."""
+    if not lexicon.CHANGE_IN_NAME.search(name):
+        return None
+    if word in _LARGER:
+        return "higher"
+    return "lower" if word in _SMALLER else None
 
 
 def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
@@ -73,3 +100,21 @@ def about_nothing(tokens: list[Token], cue: Cue, lo: int, hi: int, in_groups: se
                or t.text.lower() in lexicon.DOWN or t.text.lower() in lexicon.FILLER
                or t.text.lower() in lexicon.VALENCE or re.fullmatch(r"p", t.text, re.I)
                for t in window)
+
+
+def only_values(tokens: list[Token], start: int, end: int, group_words: set[int]) -> bool:
+    """Only a value, its interval and a group's name (``group_words``: its tokens) between
+    two positions: "of 53.3% (95% CI ...) in the sorafenib group"."""
+    if end - start > 24:
+        return False
+    depth = 0
+    for pos in range(start, end):
+        tok = tokens[pos]
+        if tok.text in "([":
+            depth += 1
+        elif tok.text in ")]":
+            depth = max(0, depth - 1)
+        elif not depth and not (tok.is_number or pos in group_words or tok.text.lower()
+                                in VALUE_GLUE or tok.text.lower() in lexicon.FILLER):
+            return False
+    return True

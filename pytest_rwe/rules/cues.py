@@ -171,7 +171,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if pos in taken or pos in in_names or pos in absorbed:
             continue
         word = tokens[pos].text.lower()
-        kind = changes.get(pos) or _kind(word)
+        kind = changes.get(pos) or _kind(word) or _compared_degree(tokens, pos, lo, hi)
         if kind is None:
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
@@ -205,7 +205,10 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if word in lexicon.INTENSIFIERS:
             composed = _composed(tokens, lo, pos, in_names)
             if composed is not None:
-                kind = composed  # "the decrease in X was greater": a larger decrease
+                kind = composed[0]  # "the decrease in X was greater": a larger decrease
+                # the change noun is this claim's, not one of its own ("the mean increase in
+                # X in group I was less than in group II" says X rose less with I)
+                cues = [c for c in cues if c.start != composed[1]]
         before = text[max(span.start, tokens[pos].start - 60):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 160,
                                           _next_claim_start(tokens, pos, hi, named, text))]
@@ -239,10 +242,11 @@ _SHRINKING = words("decrease decreases reduction reductions fall falls drop drop
                    "declines loss losses")
 
 
-def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]) -> str | None:
+def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]
+              ) -> tuple[str, int] | None:
     """An intensifier after a change noun composes with it: "the reduction in X was greater"
     is lower, "the increase ... was smaller" is lower; "the improvement ... greater" has no
-    side."""
+    side. The kind, and where the change noun stands."""
     for back in range(pos - 1, max(lo - 1, pos - 22), -1):
         word = tokens[back].text.lower()
         if word in (",", ";", "than"):
@@ -252,9 +256,9 @@ def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]) ->
         if word in _GROWING or word in _SHRINKING:
             bigger = tokens[pos].text.lower() in _BIGGER
             grows = word in _GROWING
-            return "higher" if bigger == grows else "lower"
+            return ("higher" if bigger == grows else "lower"), back
         if word in ("improvement", "improvements", "benefit"):
-            return "valence"
+            return "valence", back
     return None
 
 
@@ -291,6 +295,19 @@ def _kind(word: str) -> str | None:
     if word in lexicon.VALENCE:
         return "valence"
     return None
+
+
+def _compared_degree(tokens: Sequence[Token], pos: int, lo: int, hi: int) -> str | None:
+    """"significantly high in group A compared to group B", "significantly low in G than in
+    D": a plain degree word that a significance adverb or a comparison makes comparative."""
+    word = tokens[pos].text.lower()
+    if word not in ("high", "low"):
+        return None
+    kind = "higher" if word == "high" else "lower"
+    if pos > lo and tokens[pos - 1].text.lower() in ("significantly", "statistically"):
+        return kind
+    ahead = {t.text.lower() for t in tokens[pos + 1:min(hi, pos + 8)]}
+    return kind if ahead & {"than", "compared"} else None
 
 
 _UP_EXTRA = words("fold twice double doubling twofold threefold tripling")

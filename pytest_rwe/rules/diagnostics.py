@@ -47,7 +47,8 @@ def _claimed_significance(claims: list[Claim]) -> bool:
     for claim in claims:
         if claim.significant is True:
             return True
-        if claim.direction in ("higher", "lower") and claim.significant is not False:
+        if claim.direction in ("higher", "lower") and claim.significant is not False \
+                and not claim.untested:
             return True
     return False
 

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.abbreviations import acronym
+from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, normalize_phrase, same_word, stem
 from pytest_rwe.study import Study
 
@@ -40,9 +41,13 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     """Content words of a group description and of its parenthesized abbreviations."""
     if not text:
         return [], []
-    inner = " ".join(x for x in re.findall(r"\(([^)]*)\)", text)
+    # "(SLED-BD)", "(ModHT group)": an abbreviation, with a group noun after it or not
+    inner = " ".join(_GROUP_AFTER.sub("", x.strip()) for x in re.findall(r"\(([^)]*)\)", text)
                      if re.fullmatch(r"[A-Z][A-Za-z0-9\-+/]{0,11}?[A-Z0-9]s?|[A-Z][a-z]+ \d{1,2}",
-                                     x.strip()))
+                                     _GROUP_AFTER.sub("", x.strip())))
+    # "SLED" for "(SLED-BD)": the first part of a hyphenated abbreviation names it too
+    inner += " " + " ".join(m.group(1) for m in re.finditer(r"\b([A-Z][A-Za-z]{1,6}[A-Z])-[A-Z]",
+                                                            inner))
     outer = re.sub(r"\([^)]*\)", " ", text)
     # A parenthesis that restates the group in three or more content words ("(self-monitoring
     # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
@@ -55,6 +60,15 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     if len(initials) >= 3 and len(initials) <= 6:
         abbrev.append(initials)
     return words, abbrev
+
+
+_GROUP_AFTER = re.compile(r"\s+(?:group|arm|cohort)$", re.IGNORECASE)
+
+
+def _inner_words(text: str | None) -> list[str]:
+    """Content words inside a description's parentheses ("filtration surgery (tube)")."""
+    inside = " ".join(re.findall(r"\(([^)]*)\)", text or ""))
+    return [w for w in normalize_phrase(inside) if w not in _STOP_STEMS and w not in NEGATIONS]
 
 
 def _capital_initials(text: str | None) -> str:
@@ -130,6 +144,11 @@ class Vocabulary:
 def vocabulary(study: Study) -> Vocabulary:
     i_words, i_abbr = _alias_words(study.picot.get("intervention"))
     c_words, c_abbr = _alias_words(study.picot.get("control"))
+    if i_words and sorted(set(i_words)) == sorted(set(c_words)):
+        # "filtration surgery (trabeculectomy)" vs "filtration surgery (tube)": the words
+        # outside the parentheses are the same, so the parentheses name the groups
+        i_abbr = i_abbr + _inner_words(study.picot.get("intervention"))
+        c_abbr = c_abbr + _inner_words(study.picot.get("control"))
     # a description made only of common words ("standard care") is named by them
     i_all = [w for w in i_words + i_abbr if w not in GROUP_GENERIC] or [
         w for w in i_words if w not in NEGATIONS]
@@ -207,3 +226,59 @@ def names_word(norm: str, word: str) -> bool:
     if word in ROLE_STEMS:
         return norm in (word, word + "s")
     return same_word(norm, word)
+
+
+# ---------------------------------------------- one summary word's group, from its own form
+
+_ALONE = words("alone only monotherapy")
+
+
+def alone_after(tokens: Sequence[Token], run: list[int]) -> bool:
+    """"syrup alone", "fentanyl administered alone": the words both groups share, said to
+    stand alone, are the group without the intervention's addition."""
+    end = min(len(tokens), run[-1] + 3)
+    return any(tokens[p].text.lower() in _ALONE for p in range(run[0], end))
+
+
+def hyphen_label(norm: str, vocab: Vocabulary) -> str | None:
+    """"SB-RFA" for "switching bipolar (SB) radiofrequency ablation (RFA)": a hyphenated
+    word whose parts name one group only (both groups, or none: no label)."""
+    if "-" not in norm:
+        return None
+    sides = set()
+    for part in norm.split("-"):
+        if len(part) < 2 or part[0].isdigit():
+            continue
+        if any(names_word(part, w) for w in vocab.c_only):
+            sides.add("control")
+        if any(names_word(part, w) for w in vocab.i_only):
+            sides.add("intervention")
+    return sides.pop() if len(sides) == 1 else None
+
+
+def role_label(tokens: Sequence[Token], pos: int) -> str | None:
+    word = tokens[pos].text.lower()
+    nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
+    prev = tokens[pos - 1].text.lower() if pos else ""
+    follows_noun = nxt in lexicon.GROUP_NOUNS
+    if word in ("comparison", "reference") and nxt in ("of", "between", "with", "to"):
+        return None  # "the comparison of scores": the act, not the comparison group
+    if word in lexicon.CONTROL_ROLES and (follows_noun or word in (
+            "controls", "placebo", "sham", "vehicle", "nonusers", "non-users") or prev in (
+            "the", "vs", "versus", "than", "to", "with", "and", "over", "against")):
+        return "role-control"
+    if word in lexicon.INTERVENTION_ROLES and follows_noun and tokens[pos + 1].text.lower() \
+            not in ("groups", "arms") and prev not in ("both", "all", "two", "the two"):
+        return "role-intervention"
+    return None
+
+
+def unknown_group(tokens: Sequence[Token], pos: int) -> bool:
+    """A word naming a group the study does not name: "the tube group", "A group"."""
+    word = tokens[pos].text.lower()
+    if word in lexicon.GROUP_NOUNS or word in _STOP_STEMS or word in STOPWORDS or word in (
+            "age", "each", "both", "either", "all", "two", "three", "four", "other", "same",
+            "one", "study", "treatment", "intervention", "control", "these", "those", "every",
+            "respective", "treated", "any", "different", "individual", "whole", "entire"):
+        return False
+    return tokens[pos].text[0].isalpha()

@@ -22,8 +22,12 @@ from pytest_rwe.rules.group_words import (
     NON_USERS,
     Group,
     Vocabulary,
+    alone_after,
+    hyphen_label,
     labels_of,
     names_word,
+    role_label,
+    unknown_group,
     verbatim_labels,
     vocabulary,
 )
@@ -80,7 +84,7 @@ def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: 
         run = _run(tokens, labels, pos)
         refs.append(_ref(tokens, labels, run, verbatim, vocab.shared_side))
         pos = run[-1] + 1
-    return _compared_lists(tokens, refs)
+    return _compared_lists(tokens, _adjacent(tokens, refs))
 
 
 _COMBINE = frozenset({"and", "+", "plus", "with", "&", "/"})
@@ -96,6 +100,22 @@ def _combinations(tokens: Sequence[Token], labels: list[str | None], vocab: Voca
         nxt = pos + 2 if labels[pos + 2] is not None or pos + 3 >= len(tokens) else pos + 3
         if labels[nxt] == "intervention" and tokens[pos].norm in vocab.i_words:
             labels[pos] = "intervention"
+
+
+def _adjacent(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
+    """"the SCP care arm" against "usual care": a name followed at once by a common word of
+    the other group's description ("care", "therapy") is one reference, the name's."""
+    out: list[GroupRef] = []
+    for ref in refs:
+        last = out[-1] if out else None
+        if last is not None and last.via in ("name", "label") and ref.position == max(
+                last.end, last.position) + 1 and ref.group != last.group and all(
+                tokens[p].norm in GROUP_GENERIC or tokens[p].text.lower() in lexicon.GROUP_NOUNS
+                for p in range(ref.position, max(ref.end, ref.position) + 1)):
+            out[-1] = replace(last, end=max(ref.end, ref.position))
+            continue
+        out.append(ref)
+    return out
 
 
 def _compared_lists(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
@@ -149,6 +169,18 @@ def _run(tokens: Sequence[Token], labels: list[str | None], pos: int) -> list[in
         run += [end + 1, end + 2]
         for p in (end + 2, end + 3):
             labels[p] = None
+    # "the urodynamic testing group": a word between a name and its group noun is the name's
+    end = run[-1]
+    if _specific(labels[end]) and end + 2 < len(tokens) and labels[end + 1] == "unknown" and \
+            tokens[end + 2].text.lower() in ("group", "arm", "groups", "arms"):
+        run.append(end + 1)
+        labels[end + 1] = None
+    # "cefixime-treated patients": a participle of treatment after a hyphen belongs to it
+    end = run[-1]
+    if end + 2 < len(tokens) and tokens[end + 1].text == "-" and \
+            tokens[end + 1].start == tokens[end].end and tokens[end + 2].norm in NON_USERS:
+        run += [end + 1, end + 2]
+        labels[end + 2] = None
     # "the placebo group", "Drug A users": the group noun right after belongs to the reference
     if run[-1] + 1 < len(tokens) and tokens[run[-1] + 1].text.lower() in lexicon.GROUP_NOUNS:
         run.append(run[-1] + 1)
@@ -169,6 +201,8 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
         group = "intervention"
     elif "shared" in found:
         group, via = shared_side, "shared"
+        if alone_after(tokens, run):
+            group = "control"  # "fentanyl administered alone" against "fentanyl with X"
     elif "role-control" in found or "role-intervention" in found:
         group = "control" if "role-control" in found else "intervention"
         via = "role"
@@ -200,7 +234,8 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
         if _comparison_word(tokens, pos) or (word in ("to", "with") and pos > 0 and tokens[
-                pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")):
+                pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")) or (
+                word == "to" and _preferred_before(tokens, pos)):
             after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
             return after not in _TIMES, False
         if word == "between":
@@ -209,12 +244,21 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
             return False, True
         # "than their 3,198 matched controls", "vs. the English group"
         if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)
-                or tokens[pos].is_number or (word == "." and pos > 0
+                or tokens[pos].is_number or (word == "%" and pos > 0 and tokens[pos - 1].is_number)
+                or (word == "." and pos > 0
                                              and tokens[pos - 1].text.lower() in ("vs", "v"))):
             break
         pos -= 1
         steps += 1
     return False, False
+
+
+# "preferred A to B", "superior to B": the word after "to" is the compared-against side
+_PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior)$", re.IGNORECASE)
+
+
+def _preferred_before(tokens: Sequence[Token], pos: int) -> bool:
+    return any(_PREFERRED.match(t.text) for t in tokens[max(0, pos - 6):pos])
 
 
 _CUE_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE
@@ -238,7 +282,7 @@ def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
     word = tokens[pos].text.lower()
     if word not in lexicon.COMPARISON:
         return False
-    if word in ("compared", "comparison", "contrast", "contrasted", "relative"):
+    if word in ("compared", "comparison", "comparisons", "contrast", "contrasted", "relative"):
         # "compared with B": B is the reference; "compared 28,563 A users with B": A is not
         nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
         return nxt in ("with", "to", "against", "")
@@ -337,35 +381,15 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
         return "intervention"
     if any(names_word(norm, w) for w in vocab.shared):
         return "shared"
-    role = _role(tokens, pos)
+    if word in ("combination", "combined") and vocab.shared_side == "control" and (
+            nxt in lexicon.GROUP_NOUNS or prev in ("the", "this", "a")):
+        return "role-intervention"  # "the combination" of the control and something more
+    hyphenated = hyphen_label(norm, vocab)
+    if hyphenated is not None:
+        return hyphenated
+    role = role_label(tokens, pos)
     if role is not None:
         return role
-    if nxt in ("group", "arm") and _unknown_group(tokens, pos):
+    if nxt in ("group", "arm") and unknown_group(tokens, pos):
         return "unknown"
     return None
-
-
-def _role(tokens: Sequence[Token], pos: int) -> str | None:
-    word = tokens[pos].text.lower()
-    nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
-    prev = tokens[pos - 1].text.lower() if pos else ""
-    follows_noun = nxt in lexicon.GROUP_NOUNS
-    if word in lexicon.CONTROL_ROLES and (follows_noun or word in (
-            "controls", "placebo", "sham", "vehicle", "nonusers", "non-users") or prev in (
-            "the", "vs", "versus", "than", "to", "with", "and", "over", "against")):
-        return "role-control"
-    if word in lexicon.INTERVENTION_ROLES and follows_noun and tokens[pos + 1].text.lower() \
-            not in ("groups", "arms") and prev not in ("both", "all", "two", "the two"):
-        return "role-intervention"
-    return None
-
-
-def _unknown_group(tokens: Sequence[Token], pos: int) -> bool:
-    """A word naming a group the study does not name: "the tube group", "A group"."""
-    word = tokens[pos].text.lower()
-    if word in lexicon.GROUP_NOUNS or word in _STOP_STEMS or word in STOPWORDS or word in (
-            "age", "each", "both", "either", "all", "two", "three", "four", "other", "same",
-            "one", "study", "treatment", "intervention", "control", "these", "those", "every",
-            "respective", "treated", "any", "different", "individual", "whole", "entire"):
-        return False
-    return tokens[pos].text[0].isalpha()

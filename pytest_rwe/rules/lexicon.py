@@ -31,7 +31,8 @@ VALENCE = words("""
 better worse improved improvement improvements improves improve improving superior inferior
 faster slower benefit benefits beneficial benefited worsened worsening deteriorated
 deterioration favourable favorable unfavourable unfavorable impaired impairment
-quicker delayed accelerated stronger weaker poorer poor greater-than-expected
+quicker delayed accelerated stronger weaker poorer poor greater-than-expected outperformed
+outperform outperforms advantage advantages favour favor favouring favoring
 """)
 # A change within one group ("from baseline", "before and after", "from 16 to 25") says
 # nothing of the other group: in a two-group study it is not a comparison.
@@ -44,7 +45,8 @@ WITHIN_GROUP = re.compile(
 # Valence words that say the outcome went the good way, and the bad way.
 GOOD = words("better improved improvement improvements improves improve improving superior "
              "benefit benefits beneficial benefited favourable favorable lived survived live "
-             "survive")
+             "survive outperformed outperform outperforms advantage advantages favour favor "
+             "favouring favoring")
 BAD = words("worse worsened worsening deteriorated deterioration poorer poor inferior "
             "unfavourable unfavorable impaired impairment")
 # What "better" means for an outcome: less of a harm, more of a good. A name with words of
@@ -61,7 +63,9 @@ HARMS = re.compile(
     r"sore\s+throat|cough\w*|injur\w*|damage|fractures?|violations?|lesions?|ulcers?|"
     r"spasms?|emesis|ponv|rescue|requirements?|consumption|sedation|neuropathy|"
     r"constipation|diarrh\w*|bloating|flatulence|itch\w*|irritation|dryness|wheez\w*|"
-    r"exacerbation\w*|morbidit\w*|disabilit\w*|impairment|dysfunction|toxicity)\b",
+    r"exacerbation\w*|morbidit\w*|disabilit\w*|impairment|dysfunction|toxicity|tension|"
+    r"anger|confusion|hostility|kinesiophobia|fear|worry|loneliness|negative\s+emotions?|"
+    r"ghosting)\b",
     re.IGNORECASE)
 GOODS = re.compile(
     r"\b(?:survival|response|success\w*|satisfaction|quality\s+of\s+life|qol|efficacy|"
@@ -72,7 +76,7 @@ GOODS = re.compile(
     r"memory|cognition|cognitive|learning|endurance|oxygenation|saturation|healing|"
     r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence|"
     r"fev1|fvc|pefr?|lung\s+function|toleran\w*|tolerated|coordination|dexterity|vitality|"
-    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence))\b",
+    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence)|pao2|spo2|vigou?r)\b",
     re.IGNORECASE)
 # "lived longer", "survived longer": better survival, less death
 LIVED = words("lived survived live survive")
@@ -177,11 +181,11 @@ users user initiators recipients individuals people persons women men children i
 adults cases
 """)
 # Comparison markers: the group after them is the reference side.
-COMPARISON = words("than versus vs vs. v compared comparison relative against over opposed "
-                   "contrast contrasted")
+COMPARISON = words("than versus vs vs. v compared comparison comparisons relative against over "
+                   "opposed contrast contrasted outperformed outperform outperforms")
 # Role words: the intervention or control group named by its role.
 INTERVENTION_ROLES = words("""
-intervention treatment treated experimental active exposed study index trial
+intervention treatment treated experimental active exposed study index trial supplemented
 """)
 CONTROL_ROLES = words("""
 control controls placebo sham comparator comparison reference unexposed untreated vehicle

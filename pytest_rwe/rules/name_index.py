@@ -115,6 +115,7 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
     qualifiers: dict[str, Qualifier] = {}
     bases: dict[str, str] = {}
     keys = shared_bases([o.key for o in study.outcomes])
+    heads: list[Variant] = []
     for outcome in study.outcomes:
         outer = re.sub(r"\([^()]*\)", " ", outcome.name)
         words = content_words(outer if outer.strip() else outcome.name)
@@ -122,6 +123,9 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
         whole = _variant(outcome.key, words, False)
         if whole is not None:
             variants.append(whole)
+        head = _head_variant(outcome.key, outer, words)
+        if head is not None:
+            heads.append(head)
         stratum = split_key(outcome.key, keys)
         if stratum is not None:
             # a subgroup's outcome is named by its base alone; the clause says which subgroup
@@ -161,6 +165,7 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
             # "ASAS40", or "phq9" and "hba1c" in a name read from a results key
             if code_like(word) or re.fullmatch(r"[a-z]{2,}\d+[a-z\d]*", word):
                 codes.setdefault(alias_key(word), set()).add(outcome.key)
+    variants += _own_heads(heads, names)
     # a code-like word of one name only ("ASAS40") names that outcome by itself
     for code, owners in codes.items():
         if len(owners) == 1 and code not in RESERVED:
@@ -183,6 +188,45 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
     for word in set(postings) | weak:
         index._by_prefix.setdefault(word[:5], set()).add(word)
     return index
+
+
+# where a long name's own words end and its circumstances begin: "fentanyl consumption
+# during the 48 h after surgery", "desire-to-eat at 60 min", "pain in the first week"
+_CIRCUMSTANCE = re.compile(r"\s(?:during|after|at|over|within|following|before|until|"
+                           r"throughout|up\s+to|by\s+(?:day|week|month)|in\s+the\s+first)\s",
+                           re.IGNORECASE)
+
+
+def _head_variant(key: str, outer: str, words: list[str]) -> Variant | None:
+    """A name's head before its circumstances ("fentanyl consumption" of "the total amount
+    of fentanyl consumption during the 48 h after surgery"), read as one part of the name:
+    a summary names the outcome by it, the time point being said elsewhere or not at all."""
+    match = _CIRCUMSTANCE.search(outer)
+    if match is None:
+        return None
+    head = content_words(outer[:match.start()])
+    variant = _variant(key, head, True)
+    if variant is None or len(variant.strong) == len(words) or \
+            not set(variant.strong) < set(words):
+        return None
+    return variant
+
+
+def _own_heads(heads: list[Variant], names: dict[str, list[str]]) -> list[Variant]:
+    """The heads that name one outcome only: "HbA1c" of "HbA1c at 6 months" beside "HbA1c
+    at 12 months" is both, and left to the partial match and its time point."""
+    if not heads:
+        return []
+    holders: dict[str, set[str]] = {}
+    for key, name in names.items():
+        for word in name:
+            holders.setdefault(word, set()).add(key)
+    out = []
+    for head in heads:
+        owners = set.intersection(*(holders.get(w, set()) for w in head.strong))
+        if owners == {head.key}:
+            out.append(head)
+    return out
 
 
 def _subsequence(short: str, word: str) -> bool:

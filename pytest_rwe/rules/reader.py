@@ -12,12 +12,24 @@ from dataclasses import replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
-from pytest_rwe.rules.claim_parts import attach, significance_after
+from pytest_rwe.rules.claim_parts import (
+    attach,
+    referred_significance,
+    says_significance,
+    significance_after,
+)
+from pytest_rwe.rules.compared_values import (
+    compared_values,
+    contrasted_values,
+    first_values,
+    listed_values,
+)
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
-    VALUE_GLUE,
     about_nothing,
     argument_head,
+    change_size,
+    only_values,
     polarity,
 )
 from pytest_rwe.rules.cues import Cue, find_cues
@@ -25,13 +37,11 @@ from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.ratio_sides import ratio_direction
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
+from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
-
-_REFERRING = re.compile(r"\s*(?:this|these|the|such|that)\s+(?:between[-\s]group\s+)?"
-                        r"(?:difference|differences|finding|result|change)s?\b"
-                        r"|\s*(?:this|these|they)\s+(?:was|were)\b", re.IGNORECASE)
 
 
 class Reader:
@@ -108,7 +118,7 @@ class Reader:
         for cue in cues:
             if cue.start in used:
                 continue
-            antecedent = self._antecedent(cue, lo, hi)
+            antecedent = self._antecedent(cue, lo, hi) or self._sole(cue, lo, hi, claims)
             implied = self._survival(cue) if antecedent is None else []
             if antecedent is not None:
                 claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
@@ -120,23 +130,21 @@ class Reader:
                 claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
         return claims
 
-    def _referred_significance(self, lo: int) -> bool | None:
-        """"... 16% in the A group and 36% in the control group. This difference is
-        statistically significant (p = 0.02)": the next sentence, about "this difference",
-        says whether the values of this one differ significantly."""
-        ranges = [r for r in self.analysis.sentences if r[1] > r[0]]
-        at = next((i for i, (a, b) in enumerate(ranges) if a <= lo < b), None)
-        if at is None or at + 1 >= len(ranges):
-            return None
-        a, b = ranges[at + 1]
+    def _next_name(self, mention: Mention, hi: int) -> int:
+        """Where the next outcome's name after ``mention`` starts in its clause (or ``hi``)."""
+        return next((m.positions[0] for m in self._mentions(mention.positions[-1] + 1, hi)
+                     if m.outcome.key != mention.outcome.key), hi)
+
+    def _sole(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
+        """The one outcome the sentence names, for a direction word naming nothing else."""
+        s_lo, s_hi = self.analysis.sentence_of(self.analysis.tokens[lo].start)
+        directed = {c.outcome.key for c in self.analysis.claims + claims
+                    if c.outcome is not None and c.direction is not None
+                    and s_lo <= bisect.bisect_left(self.token_starts, c.clause.start) < s_hi}
         tokens = self.analysis.tokens
-        start, end = tokens[a].start, tokens[b - 1].end
-        following = self.analysis.text[start:end]
-        if not _REFERRING.match(following):
-            return None
-        if lexicon.NEGATED_SIGNIFICANT.search(following):
-            return False
-        return True if lexicon.SIGNIFICANT.search(following) else None
+        return sole_outcome(tokens, cue, lo, hi, self._mentions(s_lo, s_hi), directed,
+                            self.group_words, self.analysis.text[tokens[s_lo].start:
+                                                                 tokens[s_hi - 1].end])
 
     def _between(self, cue: Cue) -> tuple[int, int] | None:
         """Where the direction cues before and after ``cue`` stand in its clause (the cues
@@ -192,8 +200,10 @@ class Reader:
         s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
         if s_hi <= s_lo:
             return None
-        return group_values(self.analysis.tokens, self._refs(s_lo, s_hi), s_lo, s_hi,
-                            excluded=self.description_numbers)
+        refs = self._refs(s_lo, s_hi)
+        return group_values(self.analysis.tokens, refs, s_lo, s_hi,
+                            excluded=self.description_numbers) or contrasted_values(
+            self.analysis.tokens, refs, s_lo, s_hi)
 
     def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
         """The outcome a cue without a name of its own refers back to: the name just before a
@@ -210,7 +220,7 @@ class Reader:
         last = earlier[-1]
         if lead and (lead[0] in RELATIVE or lead[:2] in (["for", "which"], ["in", "which"])) \
                 and (seg_lo - last.positions[-1] <= 3
-                     or self._only_values(last.positions[-1] + 1, seg_lo)):
+                     or only_values(tokens, last.positions[-1] + 1, seg_lo, self.group_words)):
             # "a recurrence rate of 53.3% in the A group, which is lower than in B": the
             # relative pronoun is the value named, over its number and its group
             return last
@@ -237,23 +247,6 @@ class Reader:
         if len(known) != 1 or len(unknown) != 1:
             return None
         return Side("control" if known == {"intervention"} else "intervention", True)
-
-    def _only_values(self, start: int, end: int) -> bool:
-        """Only a value, its interval and a group's name between two positions: "of 53.3%
-        (95% CI ...) in the sorafenib group"."""
-        if end - start > 24:
-            return False
-        depth = 0
-        for pos in range(start, end):
-            tok = self.analysis.tokens[pos]
-            if tok.text in "([":
-                depth += 1
-            elif tok.text in ")]":
-                depth = max(0, depth - 1)
-            elif not depth and not (tok.is_number or pos in self.group_words or tok.text.lower()
-                                    in VALUE_GLUE or tok.text.lower() in lexicon.FILLER):
-                return False
-        return True
 
     def _bare_change(self, cue: Cue, hi: int) -> bool:
         """A change noun with no argument of its own ("a greater increase in the A group",
@@ -309,17 +302,38 @@ class Reader:
                                    intervals=cue is None or cue.kind in ("differ", "null"))
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
-            significant = self._referred_significance(lo)
-        if (cue is None or cue.kind in ("differ", "valence")) and significant and not baseline:
+            significant = referred_significance(self.analysis, lo)
+        # values with no test: never in a clause about baseline ("at baseline, X was 7.10% in
+        # A and 6.98% in B"), nor in a sentence that speaks of a test ("..., not significant")
+        s_lo, s_hi = analysis.sentence_of(span.start)
+        sentence = text[tokens[s_lo].start:tokens[s_hi - 1].end] if s_hi > s_lo else span.quote
+        untested = cue is None and significant is None and not baseline and \
+            not lexicon.BASELINE.search(span.quote) and not says_significance(sentence)
+        if ((cue is None or cue.kind in ("differ", "valence")) and significant and not baseline
+                ) or untested:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
-            values = group_values(tokens, refs, lo, hi, times, self.description_numbers) or \
-                self._sentence_values(lo)
+            excluded = self.description_numbers
+            values = group_values(tokens, refs, lo, hi, times, excluded) or \
+                self._sentence_values(lo) or first_values(tokens, refs, lo, hi, times,
+                                                          excluded) or \
+                compared_values(tokens, refs, lo, hi, self.in_names) or \
+                listed_values(tokens, refs, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
                 start, end = tokens[values.start].start, tokens[values.end].end
+                # values with no test ("85.9% with B compared to 98.4% with A") state a side,
+                # not a difference: judged only against a significant result
                 return Claim(mention.outcome, mention, span, values.direction,
+                             Span(start, end, text[start:end]), None if untested else True,
+                             False, baseline, hedged=untested, untested=untested)
+        if significant and not baseline and (cue is None or cue.kind in ("differ", "valence")):
+            ratio = ratio_direction(text, tokens, refs, anchor, self._next_name(mention, hi),
+                                    lo, hi, self.study.design, mention.outcome.name)
+            if ratio is not None:  # "treatment with A [OR 2.39; 95% CI 1.70-3.36]"
+                start, end = tokens[ratio[1]].start, tokens[ratio[2]].end
+                return Claim(mention.outcome, mention, span, ratio[0],
                              Span(start, end, text[start:end]), True, False, baseline)
         if cue is None:
             return Claim(mention.outcome, mention, span, None, None, after, False, baseline)
@@ -333,7 +347,8 @@ class Reader:
             if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
                 # "more effective", "less beneficial": the adjective's good or bad
                 word = "better" if word in ("more", "greater") else "worse"
-            side_of_good = polarity(mention.outcome.name, word)
+            side_of_good = polarity(mention.outcome.name, word) or change_size(
+                mention.outcome.name, tokens[cue.start].text.lower())
             if side_of_good is not None:
                 # "pain improved": less pain; "better survival": more survival
                 cue = replace(cue, kind=side_of_good)

@@ -69,9 +69,9 @@ def _outside_parentheses(tokens: Sequence[Token], lo: int, refs: Sequence[GroupR
         if pos in wanted:
             depth_at[pos] = depth
         text = tokens[pos].text
-        if text in "([":
+        if text in "([{":
             depth += 1
-        elif text in ")]" and depth:
+        elif text in ")]}" and depth:
             depth -= 1
     return [r for r in refs if depth_at.get(r.position, 0) == 0]
 

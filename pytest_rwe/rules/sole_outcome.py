@@ -1,0 +1,98 @@
+"""The outcome a direction word without a name of its own is about: the one outcome its
+sentence names.
+
+"Patients in the telemonitored group rated their likelihood to continue using CPAP
+significantly higher than the patients in the usual care group", "the intervention group
+showed significantly higher scores after education", "X was 1.9 (95% CI 1.8-2.1), which was
+significantly higher compared to A": the direction word stands apart from the name, over a
+verb, a relative clause or a weak noun, but the sentence names one outcome only, and the
+word's own argument names nothing else. Then the word is about that outcome. When the word's
+argument is a content word the name does not have ("a significant increase in Ve"), or the
+sentence names two outcomes, or the outcome already has a direction of its own there, the
+claim stays ungrounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.cue_targets import GENERIC_TARGETS
+from pytest_rwe.rules.cues import Cue
+from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.name_index import WEAK_WORDS
+from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.text import STOPWORDS, Token
+
+__all__ = ["sole_outcome"]
+
+# Words after a direction word that end its argument or introduce a group or a time, so the
+# word names no thing of its own: "higher than ...", "lower in the A group", "higher after".
+_NO_ARGUMENT = words("""
+than compared versus vs in among with for at after before during by when following over within
+from to relative following thereafter and but or while whereas which that
+""")
+_DETERMINERS = words("the a an its their his her this these those")
+
+
+def _argument(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int]) -> int | None:
+    """The token that heads the direction word's argument, or None when it has none."""
+    for pos in range(cue.end + 1, min(hi, cue.end + 5)):
+        token = tokens[pos]
+        word = token.text.lower()
+        if word in _DETERMINERS:
+            continue
+        if word in ("in", "of") and tokens[cue.end].text.lower() in lexicon.CHANGE_NOUNS:
+            continue  # "an increase in X": X is the argument; "higher in X", a group
+        if pos in skip or not word[:1].isalpha() or word in _NO_ARGUMENT or (
+                word.endswith("ly") and len(word) > 4) or word in lexicon.GROUP_NOUNS:
+            return None
+        return pos
+    return None
+
+
+def _names_other(tokens: Sequence[Token], head: int, hi: int) -> bool:
+    """The argument names a thing of its own: a content word ("an increase in Ve"), or a
+    weak noun with its complement ("lower levels of endothelin-1")."""
+    token = tokens[head]
+    weak = token.norm in WEAK_WORDS or token.norm in GENERIC_TARGETS or \
+        token.norm in STOPWORDS or token.text.lower() in lexicon.GROUP_NOUNS or \
+        token.text.lower() in lexicon.ARGUMENT_LEAD or \
+        token.text.lower() in lexicon.FREQUENCY_AFTER_COMPARATIVE
+    if not weak:
+        return True
+    return head + 1 < hi and tokens[head + 1].text.lower() in ("of", "in", "for")
+
+
+# A clause opening with these is about what the clause before named: "X was 1.9, which
+# was significantly higher", "This was lower in A".
+_REFERRING = words("which that this it these they who")
+
+
+def sole_outcome(tokens: Sequence[Token], cue: Cue, lo: int, hi: int,
+                 sentence: Sequence[Mention], directed: set[str], skip: set[int],
+                 sentence_text: str) -> Mention | None:
+    """The one outcome named in the clause ``lo``-``hi`` (or before it in the sentence, for
+    a clause opening with "which", "this" ...; ``sentence``: the sentence's mentions), when
+    the direction ``cue`` names nothing else.
+
+    None when the sentence names no outcome or more than one, when that outcome already
+    bears a direction there (``directed``: outcome keys), when the cue's argument names a
+    thing of its own, or when the sentence also says there is no difference (``sentence_text``:
+    "which was quicker ..., but did not differ statistically"). ``skip``: tokens of groups'
+    names."""
+    if cue.kind not in ("higher", "lower") or not sentence:
+        return None
+    keys = {m.outcome.key for m in sentence}
+    if len(keys) != 1 or keys & directed:
+        return None
+    here = [m for m in sentence if lo <= m.positions[0] < hi]
+    if not here and tokens[lo].text.lower() not in _REFERRING:
+        return None
+    if lexicon.NULL_PHRASE.search(sentence_text) or \
+            lexicon.NEGATED_SIGNIFICANT.search(sentence_text):
+        return None
+    head = _argument(tokens, cue, hi, skip)
+    if head is not None and _names_other(tokens, head, hi):
+        return None  # "a significant increase in Ve": about something the name is not
+    return min(here or sentence, key=lambda m: abs(m.positions[0] - cue.start))
