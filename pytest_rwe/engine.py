@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import multiprocessing
 import threading
 import traceback
 from collections.abc import Coroutine, Iterable, Mapping
@@ -86,6 +87,8 @@ class Evaluation:
     bugs: tuple[str, ...] = ()
     #: the summary's claim diagnostics (:mod:`pytest_rwe.rules.diagnostics`), when computed
     claims: Mapping[str, Any] | None = None
+    #: the rules juror's findings per criterion, when read apart with a big study's claims
+    rules_findings: Mapping[str, list[dict[str, Any]]] | None = None
     #: every call that answered: the summary, then the judge calls and repairs (failed
     #: calls are not billed and not listed)
     calls: tuple[CallUsage, ...] = ()
@@ -114,6 +117,8 @@ class Engine:
         self._followed: set[tuple[str, str, int]] = set()
         self._leader: Leader | None = None
         self._takeover: concurrent.futures.Future[None] | None = None
+        # a worker process reading the summaries of studies with hundreds of outcomes
+        self._reader: concurrent.futures.ProcessPoolExecutor | None = None
         #: set when ``close(finish=True)`` starts waiting for the outstanding work (a test
         #: orders events on it instead of sleeping)
         self.finishing = threading.Event()
@@ -234,6 +239,8 @@ class Engine:
             self._run(self.caller.aclose()).result(timeout=10)
         if self._preloader is not None:
             self._preloader.join()
+        if self._reader is not None:
+            self._reader.shutdown(wait=False, cancel_futures=True)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
         if not self._loop.is_running():
@@ -255,15 +262,13 @@ class Engine:
             cause = _bug(exc, model, bugs)
             return Evaluation(model, study.id, repeat, None, None, error=cause,
                               bugs=tuple(bugs))
-        # The claim diagnostics the report shows are read off the summary on a thread while
-        # the jury is asked, not by the test once it has the verdict: pytest's one thread
-        # then has nothing left to do when the last answers come in.
-        # Not for a study with hundreds of outcomes: reading those takes seconds of CPU, and
-        # a thread of this process holding the interpreter lock that long starves the calls;
-        # its test reads them instead, once its verdict is in.
-        early = self.config.claims and len(study.outcomes) <= PROCESS_LANE_OUTCOMES
-        claims = asyncio.ensure_future(
-            asyncio.to_thread(_claim_diagnostics, study, summary.text) if early else _none())
+        # The claim diagnostics the report shows are read off the summary while the jury is
+        # asked, not by the test once it has the verdict: pytest's one thread then has nothing
+        # left to do when the last answers come in. On a thread for most studies; for a study
+        # with hundreds of outcomes, whose reading takes seconds of CPU that would hold the
+        # interpreter lock against every call, in a worker process, with the rules juror's
+        # findings the test would otherwise read on pytest's thread.
+        claims = asyncio.ensure_future(self._read(study, summary.text))
         calls = [CallUsage.of(called, "summary", summary)]
         try:
             verdict = await self._judge(study, summary.text, model=model, defer=defer,
@@ -273,8 +278,23 @@ class Engine:
             claims.cancel()
             return Evaluation(model, study.id, repeat, summary, None, error=str(exc),
                               calls=tuple(calls))
+        read, findings = await _diagnosed(claims, bugs)
         return Evaluation(model, study.id, repeat, summary, verdict, bugs=tuple(bugs),
-                          claims=await _diagnosed(claims, bugs), calls=tuple(calls))
+                          claims=read, rules_findings=findings, calls=tuple(calls))
+
+    async def _read(self, study: Study, text: str) -> _Reading:
+        if not self.config.claims:
+            return None, None
+        if len(study.outcomes) <= PROCESS_LANE_OUTCOMES:
+            return await asyncio.to_thread(_claim_diagnostics, study, text), None
+        # imported only when a big study needs it (see _claim_diagnostics)
+        from pytest_rwe.rules.diagnostics import RULES_JUROR, summary_reading
+
+        if self._reader is None:
+            self._reader = concurrent.futures.ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(
+            self._reader, summary_reading, study, text, RULES_JUROR in self.config.jury)
 
     async def _judge(self, study: Study, summary: str, *, model: str,
                      criteria: tuple[Criterion, ...] = CRITERIA,
@@ -345,17 +365,16 @@ def _claim_diagnostics(study: Study, text: str) -> dict[str, Any]:
     return claim_diagnostics(study, text)
 
 
-async def _none() -> None:
-    return None
+#: a summary's claim diagnostics and the rules juror's findings, each when read
+_Reading = tuple[Mapping[str, Any] | None, Mapping[str, list[dict[str, Any]]] | None]
 
 
-async def _diagnosed(claims: asyncio.Future[dict[str, Any] | None],
-                     bugs: list[str]) -> Mapping[str, Any] | None:
+async def _diagnosed(claims: asyncio.Future[_Reading], bugs: list[str]) -> _Reading:
     try:
         return await claims
     except Exception as exc:  # a bug in the claim reader must not cost the verdict
         _bug(exc, "the claim diagnostics", bugs)
-        return None
+        return None, None
 
 
 def _abstain(juror: str, criterion: Criterion, why: str) -> JurorScore:

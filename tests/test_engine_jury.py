@@ -148,3 +148,34 @@ def test_a_study_with_many_outcomes_is_judged_in_a_worker_process() -> None:
 
     texts = asyncio.run(judge_all())
     assert texts == [judge(big, summary, c).to_reply() for c in CRITERIA]  # same answers
+
+
+def test_a_big_studys_claims_and_rules_findings_are_read_in_a_worker_process() -> None:
+    # Seconds of CPU on one of this process's threads would hold the interpreter lock
+    # against every call: the engine reads a big study's summary in a worker process, and
+    # the test gets exactly what it would have read itself on pytest's thread.
+    from pytest_rwe.rules.diagnostics import claim_diagnostics, juror_findings, rules_findings
+
+    big = parse_study(big_study_raw(PROCESS_LANE_OUTCOMES + 20), Path("big.json"))
+    run = engine(("builtin/rules",))
+    try:
+        evaluation = run.evaluate("builtin/template", big)
+        assert run._reader is not None  # the worker process, started on first need
+    finally:
+        run.close()
+    assert evaluation.summary is not None and evaluation.verdict is not None
+    text = evaluation.summary.text
+    assert evaluation.claims == claim_diagnostics(big, text)
+    assert evaluation.rules_findings == rules_findings(big, text)
+    assert juror_findings(big, text, evaluation.verdict, evaluation.rules_findings) == \
+        juror_findings(big, text, evaluation.verdict)
+
+
+def test_a_small_studys_claims_stay_in_process(study: Study) -> None:
+    run = engine(("builtin/rules",))
+    try:
+        evaluation = run.evaluate("builtin/template", study)
+    finally:
+        run.close()
+    assert evaluation.claims is not None and evaluation.rules_findings is None
+    assert run._reader is None

@@ -36,7 +36,8 @@ def evaluate_case(request: pytest.FixtureRequest, rwe_case: RweCase, rwe_study: 
             if claims is None:
                 claims = claim_diagnostics(rwe_study, evaluation.summary.text)
             if evaluation.verdict is not None:
-                findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict)
+                findings = juror_findings(rwe_study, evaluation.summary.text, evaluation.verdict,
+                                          evaluation.rules_findings)
         jury = session.settings.engine.jury
         record = evaluation_record(evaluation, session.settings.thresholds, claims, findings)
         if rwe_case.variant is not None:  # "model" is the arm, model+variant

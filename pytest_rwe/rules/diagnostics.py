@@ -36,7 +36,7 @@ from pytest_rwe.rules.claims import Claim, analyze
 from pytest_rwe.rules.quotes import locate_quotes
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
-from pytest_rwe.verdict import Verdict
+from pytest_rwe.verdict import CRITERIA, Verdict
 
 __all__ = ["aggregate_claims", "claim_diagnostics", "juror_findings", "study_value"]
 
@@ -203,12 +203,32 @@ def finding_dict(study: Study, finding: Finding) -> dict[str, Any]:
             "message": finding.message}
 
 
-def juror_findings(study: Study, summary: str, verdict: Verdict) -> dict[str, dict[str, Any]]:
+#: the rules juror's findings per criterion, as :func:`juror_findings` gives them
+RulesFindings = Mapping[str, list[dict[str, Any]]]
+
+
+def rules_findings(study: Study, summary: str) -> dict[str, list[dict[str, Any]]]:
+    """The rules juror's findings on ``summary`` per criterion (JSON primitives)."""
+    return {criterion: [finding_dict(study, f) for f in judge(study, summary, criterion).findings]
+            for criterion in CRITERIA}
+
+
+def summary_reading(study: Study, summary: str, findings: bool
+                    ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]] | None]:
+    """The claim diagnostics of ``summary`` and, with ``findings``, the rules juror's
+    findings: what a worker process reads of a summary of a study with hundreds of outcomes,
+    so that seconds of CPU do not hold this process's interpreter lock against its calls."""
+    return claim_diagnostics(study, summary), rules_findings(study, summary) if findings else None
+
+
+def juror_findings(study: Study, summary: str, verdict: Verdict,
+                   rules: RulesFindings | None = None) -> dict[str, dict[str, Any]]:
     """Per criterion and juror, what each answer points at in the summary.
 
-    The rules juror's findings come back with their spans and study fields; for any other
-    juror every passage its explanation quotes is located in the summary (``found`` with
-    offsets), and ``misquotes`` counts the quotes neither the summary nor the study contains.
+    The rules juror's findings come back with their spans and study fields (``rules``: read
+    already, by :func:`rules_findings`); for any other juror every passage its explanation
+    quotes is located in the summary (``found`` with offsets), and ``misquotes`` counts the
+    quotes neither the summary nor the study contains.
     """
     study_text = json.dumps(study.raw.get("results") or {}, ensure_ascii=False)
     out: dict[str, dict[str, Any]] = {}
@@ -218,8 +238,11 @@ def juror_findings(study: Study, summary: str, verdict: Verdict) -> dict[str, di
             if score.score is None:
                 continue
             if score.juror == RULES_JUROR:
-                found = judge(study, summary, criterion).findings
-                per[score.juror] = {"findings": [finding_dict(study, f) for f in found]}
+                read = rules.get(criterion) if rules is not None else None
+                if read is None:
+                    read = [finding_dict(study, f)
+                            for f in judge(study, summary, criterion).findings]
+                per[score.juror] = {"findings": read}
             else:
                 quotes = locate_quotes(score.explanation, summary, study_text)
                 per[score.juror] = {"quotes": [q.to_dict() for q in quotes],
