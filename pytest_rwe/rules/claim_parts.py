@@ -13,7 +13,7 @@ from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import STOPWORDS, Token
+from pytest_rwe.rules.text import STOPWORDS, Token, outside_brackets
 
 _CONTENT_SKIP = frozenset(w for w in STOPWORDS) | lexicon.ARGUMENT_LEAD | lexicon.FILLER | \
     lexicon.COMPARISON | lexicon.GROUP_NOUNS | words("""
@@ -99,18 +99,10 @@ def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], h
     """"X, Y, heart rate and Z were significantly higher": a list of things the study does
     not all name, then one predicate for all of them. Only plain list items (words, commas,
     "and") may come before the copula and its cue."""
-    depth = items = 0
-    for ahead in range(pos, min(hi, pos + 30)):
+    items = 0
+    for ahead in outside_brackets(tokens, pos, min(hi, pos + 30)):
         tok = tokens[ahead]
         word = tok.text.lower()
-        if tok.text in "([":
-            depth += 1
-            continue
-        if tok.text in ")]":
-            depth = max(0, depth - 1)
-            continue
-        if depth:
-            continue
         if word in _COPULA:
             after = ahead + 1
             while after < hi and (tokens[after].text.lower() in lexicon.FILLER
@@ -141,17 +133,7 @@ _STOP_AFTER_NAME = frozenset(["which", "who", "that", "while", "whereas", "than"
 
 def _next_outside(tokens: Sequence[Token], pos: int, hi: int) -> int | None:
     """The next token position outside parentheses."""
-    depth = 0
-    while pos < hi:
-        text = tokens[pos].text
-        if text in "([":
-            depth += 1
-        elif text in ")]":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            return pos
-        pos += 1
-    return None
+    return next(outside_brackets(tokens, pos, hi), None)
 
 
 _NEW_NEGATION = words("no not neither none nor")
@@ -258,20 +240,14 @@ def _through_copula(tokens: Sequence[Token], mention: Mention, cues: dict[int, C
 def _predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], hi: int) -> Cue | None:
     """The cue a copula's predicate starts with, over adverbs, an amount and its interval:
     "was significantly (P<0.001) slower", "were between $9,500 and $9,800 higher"."""
-    depth = 0
-    for ahead in range(pos, min(hi, pos + 14)):
+    for ahead in outside_brackets(tokens, pos, min(hi, pos + 14)):
         tok = tokens[ahead]
         word = tok.text.lower()
-        if tok.text in "([":
-            depth += 1
-        elif tok.text in ")]":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            if ahead in cues:
-                return cues[ahead]
-            if not (tok.is_number or word in lexicon.FILLER or word in _BEFORE_PREDICATE
-                    or (word.endswith("ly") and len(word) > 4) or word in _TIME_UNITS):
-                return None
+        if ahead in cues:
+            return cues[ahead]
+        if not (tok.is_number or word in lexicon.FILLER or word in _BEFORE_PREDICATE
+                or (word.endswith("ly") and len(word) > 4) or word in _TIME_UNITS):
+            return None
     return None
 
 

@@ -20,7 +20,7 @@ from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.text import Token
+from pytest_rwe.rules.text import Token, outside_brackets
 
 __all__ = ["compared_values", "contrasted_values", "first_pair", "first_values", "listed_values"]
 
@@ -133,14 +133,8 @@ _CONTRAST = words("whereas while")
 def _first_value(tokens: Sequence[Token], start: int, end: int) -> int | None:
     """The first group value from ``start`` on, outside parentheses, before ``end``; the
     number after "±" is an SD, not a value."""
-    depth = 0
-    for pos in range(start, end):
-        text = tokens[pos].text
-        if text in "([":
-            depth += 1
-        elif text in ")]":
-            depth = max(0, depth - 1)
-        elif not depth and tokens[pos].is_number and _value(tokens, pos) is not None and (
+    for pos in outside_brackets(tokens, start, end):
+        if tokens[pos].is_number and _value(tokens, pos) is not None and (
                 pos == 0 or tokens[pos - 1].text != "±"):
             return pos
     return None

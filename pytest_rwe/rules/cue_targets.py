@@ -11,7 +11,7 @@ import re
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.text import STOPWORDS, Token
+from pytest_rwe.rules.text import STOPWORDS, Token, outside_brackets
 
 __all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "change_size",
            "only_values", "polarity"]
@@ -107,14 +107,9 @@ def only_values(tokens: list[Token], start: int, end: int, group_words: set[int]
     two positions: "of 53.3% (95% CI ...) in the sorafenib group"."""
     if end - start > 24:
         return False
-    depth = 0
-    for pos in range(start, end):
+    for pos in outside_brackets(tokens, start, end):
         tok = tokens[pos]
-        if tok.text in "([":
-            depth += 1
-        elif tok.text in ")]":
-            depth = max(0, depth - 1)
-        elif not depth and not (tok.is_number or pos in group_words or tok.text.lower()
-                                in VALUE_GLUE or tok.text.lower() in lexicon.FILLER):
+        if not (tok.is_number or pos in group_words or tok.text.lower() in VALUE_GLUE
+                or tok.text.lower() in lexicon.FILLER):
             return False
     return True

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from pytest_rwe.rules.index import matches, timepoint_numbers
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.text import Token, numbers_in
+from pytest_rwe.rules.text import Token, numbers_in, outside_brackets
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome
 
@@ -179,13 +179,5 @@ def _closes(tokens: Sequence[Token], start: int, end: int) -> bool:
 def _words_between(tokens: Sequence[Token], start: int, end: int) -> int:
     """The plain words between two tokens, outside parentheses and leaving out estimates and
     their labels ("HR 2.46 (0.91-6.71) at" has none)."""
-    depth = count = 0
-    for pos in range(start, end):
-        text = tokens[pos].text
-        if text in "([":
-            depth += 1
-        elif text in ")]":
-            depth = max(0, depth - 1)
-        elif not depth and text[:1].isalpha() and text.lower() not in _LABELS:
-            count += 1
-    return count
+    return sum(1 for pos in outside_brackets(tokens, start, end)
+               if tokens[pos].text[:1].isalpha() and tokens[pos].text.lower() not in _LABELS)

@@ -6,6 +6,7 @@ Everything works on character offsets into the summary, so a finding can quote t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,6 +32,20 @@ class Token:
     @property
     def is_number(self) -> bool:
         return self.text[0].isdigit() or (self.text[0] == "." and len(self.text) > 1)
+
+
+def outside_brackets(tokens: Sequence[Token], start: int, end: int) -> Iterator[int]:
+    """The positions from ``start`` to ``end`` outside parentheses and square brackets
+    (the brackets themselves left out): the words a scan reads over an estimate's interval."""
+    depth = 0
+    for pos in range(start, end):
+        text = tokens[pos].text
+        if text in "([":
+            depth += 1
+        elif text in ")]":
+            depth = max(0, depth - 1)
+        elif not depth:
+            yield pos
 
 
 @dataclass(frozen=True)

@@ -354,3 +354,13 @@ def test_threads_sharing_the_caches_get_the_verdicts_of_one_thread() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(verdicts, items * 2))
     assert together == alone * 2
+
+
+def test_outside_brackets_skips_nested_intervals_and_their_brackets() -> None:
+    from pytest_rwe.rules.text import outside_brackets, tokenize
+
+    tokens = tokenize("HR 0.76 (95% CI [0.6, 0.9]) lower) in A")
+    seen = [tokens[p].text for p in outside_brackets(tokens, 0, len(tokens))]
+    # the stray ")" closes nothing and is left out, never a negative depth
+    assert seen == ["HR", "0.76", "lower", "in", "A"]
+    assert list(outside_brackets(tokens, 2, 12)) == []  # the interval, brackets and all
