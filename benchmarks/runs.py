@@ -62,6 +62,48 @@ def run_pytest(args: list[str], env: dict[str, str]) -> dict[str, Any]:
             "returncode": proc.returncode, "peak_rss_mb": peak}
 
 
+WARM_IMPORTS = """\
+import importlib, pkgutil
+
+import pytest_rwe
+
+
+def test_import_every_module():
+    for found in pkgutil.walk_packages(pytest_rwe.__path__, "pytest_rwe."):
+        try:
+            importlib.import_module(found.name)
+        except ImportError:
+            pass  # an optional extra that is not installed
+"""
+
+
+def warm_bytecode(env: dict[str, str]) -> dict[str, Any]:
+    """Cache the compiled bytecode of pytest-rwe, the suite and the SDKs, as a second run
+    on any machine has it.
+
+    pip compiles a package's bytecode when it installs it, and pytest caches the modules it
+    rewrites (every module of a plugin's distribution) on their first import; an editable
+    checkout on a machine that sets ``PYTHONDONTWRITEBYTECODE`` (this one does) never caches
+    either, so every run would compile pytest-rwe's 170 modules again while the floor's SDKs
+    load compiled. Returns what it did and what it cost.
+    """
+    start = time.perf_counter()
+    warm = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pytest_rwe"),
+                    str(ROOT / "cases"), str(ROOT / "benchmarks")],
+                   env=warm, cwd=ROOT, capture_output=True, check=False)
+    with tempfile.TemporaryDirectory(dir=TMP) as tmp:
+        test = Path(tmp) / "test_warm_imports.py"
+        test.write_text(WARM_IMPORTS, encoding="utf-8")
+        imported = run_pytest(["-q", "-p", "no:cacheprovider", str(test)], warm)
+        # the suite's own test file and conftest, as the measured runs collect them
+        collected = run_pytest([*pytest_args(Path(tmp) / "store"), "--rwe-record", "none",
+                                "-k", NOTHING], warm)
+    return {"seconds": round(time.perf_counter() - start, 2),
+            "imports": outcome_line(imported["output"]),
+            "collection_exit_code": collected["returncode"]}
+
+
 def outcome_line(output: str) -> str:
     lines = [line for line in output.splitlines()
              if re.search(r"\d+ (passed|failed|error)", line)]

@@ -360,6 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every result to this file")
     parser.add_argument("--tmp", type=Path, default=ROOT / ".rwe-bench",
                         help="folder for the temporary stores (default: .rwe-bench/)")
+    parser.add_argument("--cold-bytecode", action="store_true",
+                        help="measure with the bytecode caches as found (default: warm them "
+                             "first, as a second run on any machine has them)")
     args = parser.parse_args(argv)
     running.TMP = args.tmp
     running.TMP.mkdir(parents=True, exist_ok=True)
@@ -367,6 +370,12 @@ def main(argv: list[str] | None = None) -> int:
         args.cases = sweep_cases(running.TMP / "sweep-studies")
     wanted = args.scenario or [s for s in SCENARIOS if s != "components"]
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_at_start": load()}}
+    if args.cold_bytecode:
+        results["machine"]["bytecode"] = "as found (--cold-bytecode)"
+    else:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(running.ROOT), os.environ.get("PYTHONPATH")]))}
+        results["machine"]["bytecode"] = {"warmed": running.warm_bytecode(env)}
     for name in wanted:
         if name in ("cap16", "cap4", "cap2"):
             latency, cap = (0.25, 16) if name == "cap16" else (0.1, int(name[3:]))
