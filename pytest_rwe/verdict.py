@@ -137,8 +137,8 @@ class CriterionVerdict:
             missing = ", ".join(f"{s.juror} ({'error' if s.errored else 'abstained'})"
                                 for s in self.missing)
             head = (f"{self.criterion}: no quorum: {len(self.answered)} of {len(self.scores)} "
-                    f"juror(s) answered, {self.quorum} needed (rwe_quorum), so the jury mean "
-                    f"{shown} is not a verdict; missing: {missing or 'none'}")
+                    f"juror(s) answered, {self.quorum} needed (--rwe-quorum or ini rwe_quorum), "
+                    f"so the jury mean {shown} is not a verdict; missing: {missing or 'none'}")
         lines = [head]
         for s in self.scores:
             if s.error is not None:

@@ -192,9 +192,9 @@ def test_a_criterion_needs_a_quorum_of_answering_jurors(pytester: pytest.Pyteste
     result = pytester.runpytest(*xdist_args(workers), "-k", STUDIES[0])
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines([
-        "*direction_of_effect: no quorum: 1 of 3 juror(s) answered, 2 needed (rwe_quorum), so "
-        "the jury mean 1.00 is not a verdict; missing: mumbler/half (abstained), mumbler/none "
-        "(abstained)*",
+        "*direction_of_effect: no quorum: 1 of 3 juror(s) answered, 2 needed "
+        "(--rwe-quorum or ini rwe_quorum), so the jury mean 1.00 is not a verdict; missing: "
+        "mumbler/half (abstained), mumbler/none (abstained)*",
     ])
     (record,) = read_records(pytester)
     assert record["verdict"]["completeness"]["quorum_met"] is True

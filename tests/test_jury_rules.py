@@ -31,9 +31,9 @@ def test_one_juror_of_three_is_no_quorum_and_the_message_says_who_and_why() -> N
     assert v.badge(dict.fromkeys(CRITERIA, 0.5)) == "red"
     text = cell.explain(0.5)
     assert text.splitlines()[0] == (
-        "completeness: no quorum: 1 of 3 juror(s) answered, 2 needed (rwe_quorum), so the "
-        "jury mean 1.00 is not a verdict; missing: anthropic/claude-sonnet-4-20250514 "
-        "(error), google/gemini-2.5-pro (abstained)")
+        "completeness: no quorum: 1 of 3 juror(s) answered, 2 needed "
+        "(--rwe-quorum or ini rwe_quorum), so the jury mean 1.00 is not a verdict; missing: "
+        "anthropic/claude-sonnet-4-20250514 (error), google/gemini-2.5-pro (abstained)")
     assert "error (could not be asked): HTTP 500 after 6 attempts" in text
     assert "google/gemini-2.5-pro: abstained: unreadable" in text
     record = cell.to_dict()

@@ -155,7 +155,8 @@ def test_a_juror_that_cannot_answer_abstains_and_is_counted(
     result = pytester.runpytest(*xdist_args(workers))
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(["*numbers_accurate: no quorum: 1 of 2 juror(s) answered, 2 "
-                                 "needed (rwe_quorum)*missing: mumbler/half (abstained)*"])
+                                 "needed (--rwe-quorum or ini rwe_quorum)*missing: "
+                                 "mumbler/half (abstained)*"])
     (record,) = read_records(pytester)
     assert record["verdict"]["numbers_accurate"]["quorum_met"] is False
     assert record["badge"] == "red"
