@@ -71,11 +71,14 @@ def arm_name(model: str, variant: str | None) -> str:
     return model if variant is None else f"{model}{VARIANT_SEPARATOR}{variant}"
 
 
-def parse_variants(prompts: Sequence[str], variants: Sequence[str],
-                   here: Path) -> tuple[PromptVariant, ...]:
+def parse_variants(prompts: Sequence[str], variants: Sequence[str], here: Path, *,
+                   variants_from: str = "--rwe-variant",
+                   variants_here: Path | None = None) -> tuple[PromptVariant, ...]:
     """The prompt variants of a run from ``--rwe-prompts DIR`` (repeated) and ``--rwe-variant
     NAME=DIR`` values as typed, folders relative to ``here``; () when the run has one prompt
-    set (no ``--rwe-variant`` and at most one ``--rwe-prompts``).
+    set (no ``--rwe-variant`` and at most one ``--rwe-prompts``). ``variants_from`` names
+    where the NAME=DIR values came from in messages (the ini key ``rwe_variants``, whose
+    folders are relative to ``variants_here``, the rootdir).
 
     Each ``--rwe-prompts`` folder is a variant named after the folder. With ``--rwe-variant``
     alone the run's default prompts join first, as variant ``default``. The first variant
@@ -90,14 +93,15 @@ def parse_variants(prompts: Sequence[str], variants: Sequence[str],
     for value in prompts:
         folder = (here / value).resolve()
         found.append(PromptVariant(folder.name, folder, f"--rwe-prompts {value}"))
+    base = here if variants_here is None else variants_here
     for value in variants:
         name, sep, raw = value.partition("=")
         name = name.strip()
         if not sep or not name or not raw.strip():
-            raise SettingsError(f"--rwe-variant {value!r} is not NAME=DIR; e.g. "
-                                "--rwe-variant terse=prompts/terse")
-        found.append(PromptVariant(name, (here / raw.strip()).resolve(),
-                                   f"--rwe-variant {value}"))
+            raise SettingsError(f"{variants_from} {value!r} is not NAME=DIR; e.g. "
+                                f"{variants_from} terse=prompts/terse")
+        found.append(PromptVariant(name, (base / raw.strip()).resolve(),
+                                   f"{variants_from} {value}"))
     seen: dict[str, PromptVariant] = {}
     for variant in found:
         if not _VARIANT_NAME.fullmatch(variant.name):

@@ -61,6 +61,18 @@ def test_variant_options_alone_join_the_default_first(tmp_path: Path) -> None:
     assert [v.name for v in mixed] == ["v2", "again"]
 
 
+def test_variants_from_the_ini_are_named_so_and_found_from_the_rootdir(tmp_path: Path) -> None:
+    root, here = tmp_path / "root", tmp_path / "root" / "sub"
+    here.mkdir(parents=True)
+    folder = _folder(root, "v2")
+    found = parse_variants([], ["terse=v2"], here, variants_from="ini rwe_variants",
+                           variants_here=root)
+    assert found[1] == PromptVariant("terse", folder, "ini rwe_variants terse=v2")
+    with pytest.raises(SettingsError, match="ini rwe_variants terse=nowhere: no such folder"):
+        parse_variants([], ["terse=nowhere"], here, variants_from="ini rwe_variants",
+                       variants_here=root)
+
+
 @pytest.mark.parametrize(("prompts", "variants", "expected"), [
     ([], ["terse"], "--rwe-variant 'terse' is not NAME=DIR; e.g. --rwe-variant terse="),
     ([], ["=v2"], "is not NAME=DIR"),

@@ -151,6 +151,34 @@ def test_the_plan_of_a_variant_run_is_the_calls_it_makes(
     assert server.duplicate_requests() == []
 
 
+@pytest.mark.parametrize("workers", WORKERS)
+def test_variants_from_the_ini_run_like_the_option_and_the_option_replaces_them(
+        pytester: pytest.Pytester, server: FakeServer, workers: int) -> None:
+    ini = pytester.path / "tox.ini"
+    ini.write_text(ini.read_text(encoding="utf-8")
+                   + "\nrwe_variants =\n    terse=prompts_terse\n", encoding="utf-8")
+    result = pytester.runpytest("-k", "direction", "-rA", *xdist_args(workers))
+    result.assert_outcomes(passed=len(COHORTS) + 2, failed=len(COHORTS))
+    test_id = f"test_suite.py::test_summary[{MODEL}+terse::{COHORTS[0]}-direction_of_effect]"
+    assert any(line.startswith(f"FAILED {test_id}") for line in result.stdout.lines)
+    # the option wins: a variant of the same prompts as the default differs on nothing
+    again = pytester.runpytest("-k", "direction", "--rwe-variant", "same=.",
+                               *xdist_args(workers))
+    again.assert_outcomes(passed=2 * (len(COHORTS) + 1))
+
+
+def test_a_bad_ini_variant_names_the_ini_key(pytester: pytest.Pytester,
+                                             server: FakeServer) -> None:
+    ini = pytester.path / "tox.ini"
+    ini.write_text(ini.read_text(encoding="utf-8") + "\nrwe_variants = terse\n",
+                   encoding="utf-8")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*ini rwe_variants 'terse' is not NAME=DIR; e.g. "
+                                 "ini rwe_variants terse=prompts/terse*"])
+    assert server.requests == []
+
+
 def test_repeated_prompts_folders_name_the_variants(pytester: pytest.Pytester,
                                                     server: FakeServer) -> None:
     plain = pytester.path / "plain"

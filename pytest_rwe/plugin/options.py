@@ -65,7 +65,7 @@ def _add_run_options(parser: pytest.Parser) -> None:
                          "repeatable; every model runs with each variant (test ids "
                          "MODEL+NAME) and the report compares each variant with the first "
                          "(the default prompts, named 'default', unless --rwe-prompts is "
-                         "given)")
+                         "given) (default: ini rwe_variants, one NAME=DIR per line)")
     group.addoption("--rwe-repeat", type=int, metavar="N",
                     help="independent summaries per (model, study) (default: ini rwe_repeat, 1)")
     group.addoption("--rwe-record", choices=RECORD_MODES, metavar="MODE",
@@ -113,6 +113,8 @@ def _add_run_options(parser: pytest.Parser) -> None:
                   "hold), e.g. design=case_series", type="linelist", default=[])
     parser.addini("rwe_prompts", "folder of prompt templates, relative to the rootdir",
                   default="")
+    parser.addini("rwe_variants", "prompt variants, one NAME=DIR per line (DIR relative to "
+                  "the rootdir); --rwe-variant replaces them", type="linelist", default=[])
     parser.addini("rwe_thresholds",
                   "per-criterion pass thresholds on the jury mean, e.g. completeness=0.5",
                   default="")
@@ -264,6 +266,11 @@ def read_settings(config: pytest.Config) -> RweSettings:
     cases = option_path(config, "--rwe-cases", "rwe_cases") or Path("cases/studies").resolve()
     prompt_options, variant_options = (config.getoption("--rwe-prompts"),
                                        config.getoption("--rwe-variant"))
+    variants_from, variants_here = "--rwe-variant", config.invocation_params.dir
+    if not variant_options:
+        # the ini's variants, folders from the rootdir like every ini path; the options win
+        variant_options = list(config.getini("rwe_variants"))
+        variants_from, variants_here = "ini rwe_variants", config.rootpath
     # with prompt variants, the run's default prompts (beneath each variant's) are the ones
     # a run without a prompts option would use
     prompts = (ini_path(config, "rwe_prompts") if variant_options or len(prompt_options) > 1
@@ -273,7 +280,8 @@ def read_settings(config: pytest.Config) -> RweSettings:
     store = option_path(config, "--rwe-store", "rwe_store") or DEFAULT_STORE.resolve()
     try:
         variants = parse_variants(prompt_options, variant_options,
-                                  config.invocation_params.dir)
+                                  config.invocation_params.dir, variants_from=variants_from,
+                                  variants_here=variants_here)
         return build_settings(
             variants=variants,
             models=models,
