@@ -114,6 +114,34 @@ def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
     return kinds, absorbed
 
 
+_EXCESS = words("excess excesses")
+_EXCESS_BRIDGE = words("but still yet significant statistically nonetheless also though "
+                       "relative absolute")
+
+
+def _sized_excesses(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int],
+                    changes: dict[int, str], absorbed: set[int]) -> None:
+    """"a smaller but still significant excess risk", "smaller excesses for X": an excess is
+    the amount over the group compared against, so it states higher; the size word before it
+    compares two excesses (of other groups or outcomes) and states nothing of its own."""
+    for pos in range(lo, hi):
+        word = tokens[pos].text.lower()
+        if pos in in_names:
+            continue
+        if word in _EXCESS:
+            changes[pos] = "higher"
+        elif word in _SMALLER | _BIGGER:
+            # the excess may stand past the clause's end: "a smaller but still significant
+            # excess risk" is cut at "but"
+            ahead = pos + 1
+            while ahead < min(len(tokens), pos + 6) and (
+                    tokens[ahead].text.lower() in _EXCESS_BRIDGE
+                    or tokens[ahead].text.lower() in _SHAPES):
+                ahead += 1
+            if ahead < len(tokens) and tokens[ahead].text.lower() in _EXCESS:
+                absorbed.add(pos)
+
+
 def _next_claim_start(tokens: Sequence[Token], pos: int, hi: int, in_names: set[int],
                       text: str) -> int:
     """Where the words after a cue stop being about its outcome: at the next outcome's
@@ -161,6 +189,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     cues: list[Cue] = []
     taken: set[int] = set()
     changes, absorbed = _compositions(tokens, lo, hi, in_names)
+    _sized_excesses(tokens, lo, hi, in_names, changes, absorbed)
     for match in lexicon.NULL_PHRASE.finditer(text, span.start, span.end):
         first, last = _span_tokens(tokens, match.start(), match.end(), lo, hi)
         if first > last or all(p in in_names for p in range(first, last + 1)):
@@ -175,9 +204,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if kind is None:
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
-                pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and (
-                tokens[pos - 2].is_number or tokens[pos - 2].text.lower() in _NUMBER_WORDS):
-            continue  # "four or more antidepressants", "65 or older": a bound
+                pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and \
+                _quantity_before(tokens, lo, pos - 1):
+            continue  # "four or more antidepressants", "40 kg/m2 or more": a bound
         if (word in ("double", "single", "triple") and pos + 1 < hi and tokens[pos + 1].text in (
                 "-", "blind")) or (word == "double" and pos + 2 < hi
                                   and tokens[pos + 2].text.lower() in ("blind", "dummy")):
@@ -185,6 +214,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if word == "half" and pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and \
                 tokens[pos - 2].text.lower() == "and":
             continue  # "four and a half times": a number, not a halving
+        if word == "half" and pos + 1 < hi and tokens[pos + 1].text.lower() == "again":
+            kind = "higher"  # "half again as likely": one and a half times
         if word == "longer" and pos > lo and tokens[pos - 1].text.lower() in lexicon.LIVED:
             cues.append(Cue("valence", pos - 1, pos, None))  # "lived longer": better survival
             continue
@@ -262,6 +293,26 @@ def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]
     return None
 
 
+def _quantity_before(tokens: Sequence[Token], lo: int, pos: int) -> bool:
+    """A number, over its unit ("40 kg/m2", "65 years", "30%"), ends right before ``pos``:
+    "40 kg/m2 or more" is a bound, not a comparison."""
+    for back in range(pos - 1, max(lo - 1, pos - 5), -1):
+        token = tokens[back]
+        if token.is_number or token.text.lower() in _NUMBER_WORDS:
+            return True
+        if not (token.text in ("/", "%", "\u00b2") or (
+                token.text[:1].isalpha() and len(token.text) <= 5 and token.text.lower()
+                not in _NOT_UNITS) or token.text.lower() in _LONG_UNITS):
+            return False
+    return False
+
+
+# short words that are no unit: "40 mg or more" has one, "the dose or more" has none
+_NOT_UNITS = words("the a an of and or in on at to for with by than who was were is are "
+                   "had has")
+_LONG_UNITS = words("years months weeks days hours minutes points units")
+
+
 def _at_before(tokens: Sequence[Token], lo: int, pos: int) -> bool:
     word = tokens[pos].text.lower()
     prev = tokens[pos - 1].text.lower() if pos > lo else ""
@@ -283,6 +334,9 @@ def _adjective_after(tokens: Sequence[Token], pos: int, hi: int) -> bool:
     if word in lexicon.VALENCE_AFTER_COMPARATIVE:
         return True
     nxt = tokens[pos + 1].text.lower() if pos + 1 < hi else "."
+    if nxt == "-" and tokens[pos + 1].start == tokens[pos].end and pos + 2 < hi and \
+            tokens[pos + 2].text[:1].isalpha():
+        return False  # "a higher multivariable-adjusted hazard": a compound before its noun
     return (len(word) > 5 and word.endswith(_ADJECTIVE_ENDINGS) and not word.endswith("ment")
             and (nxt in ("than", ",", ".", ";", "and", "or", ")") or not nxt[0].isalnum()))
 
@@ -352,7 +406,15 @@ def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span:
         before = text[max(span.start, tokens[pos].start - 40):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 60)]
         significant = _word_significance(text, before, after)
-        if _neither_nor_before(tokens, lo, pos, in_names) and not word.startswith("significant"):
+        if _neither_nor_before(tokens, lo, pos, in_names) and (
+                not word.startswith("significant") or not _cue_follows(tokens, pos, hi, cues)):
+            # "neither A nor B showed a significant difference": negated by "nor"
+            out.append(Cue("null", pos, pos, False))
+            near |= set(range(pos - 3, pos + 4))
+            continue
+        if word.startswith("differ") and _negated(tokens, lo, pos) and \
+                not _cue_follows(tokens, pos, hi, cues):
+            # "was not linked to any significant difference in A, B or C": each is null
             out.append(Cue("null", pos, pos, False))
             near |= set(range(pos - 3, pos + 4))
             continue

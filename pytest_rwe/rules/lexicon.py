@@ -157,7 +157,7 @@ reveal revealed achieve achieved yield yielded cause see seen find observe detec
 reported have
 the risk of in found observed show shown showed detected evidence meaningfully clinically
 materially substantially to did does do has have had appreciably further lead led result
-resulted cause caused produce produced
+resulted cause caused produce produced linked tied related connected
 """)
 # Words between a name and the cue that follows it: "X (HR 2.72) was significantly higher".
 FILLER = words("""

@@ -1,0 +1,121 @@
+"""builtin/rules, issue 14 round 5: readings of direction_of_effect that raised false alarms
+on prose written by someone who never read the code. Each test states one construction with
+invented outcomes and groups: either both twins (accepted for the study that agrees, caught
+for the one that contradicts), or that a correct summary of a study is accepted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_rwe.rules import judge
+from pytest_rwe.rules.claims import analyze
+from pytest_rwe.study import Study, parse_study
+
+
+def study(*outcomes: tuple[str, str, str, str | None], intervention: str = "drug A",
+          control: str = "placebo") -> Study:
+    """A cohort study of (name, measure, estimate, p) outcomes."""
+    results: dict[str, str] = {}
+    for name, measure, estimate, p in outcomes:
+        key = f"outcome.{name.replace(' ', '_')}_bin"
+        results[f"{key}!{measure}"] = estimate
+        if p is not None:
+            results[f"{key}!pvalue"] = p
+    raw: dict[str, Any] = {
+        "id": "round5", "design": "cohort", "question": "How does drug A compare?",
+        "picot": {"population": "Adults", "intervention": intervention, "control": control,
+                  "outcome": ", ".join(o[0] for o in outcomes), "timeframe": "1 year"},
+        "results": {"intervention_size": 400, "control_size": 400, "baseline_differences": {},
+                    "outcomes": results}}
+    return parse_study(raw)
+
+
+def direction(s: Study, text: str) -> int:
+    return judge(s, text, "direction_of_effect").score
+
+
+def ratio_twins(name: str, text: str, higher: bool, p: str | None = "0.001"
+                ) -> tuple[int, int]:
+    """The direction score for the study whose ratio agrees with ``higher`` and the one
+    whose ratio contradicts it."""
+    up, down = "1.66 (1.52, 1.81)", "0.60 (0.55, 0.66)"
+    agree, contradict = (up, down) if higher else (down, up)
+    return (direction(study((name, "HR", agree, p)), text),
+            direction(study((name, "HR", contradict, p)), text))
+
+
+@pytest.mark.parametrize("text", [
+    "In adults with a BMI of 40 kg/m2 or more treated for a clot, stroke did not differ "
+    "significantly between drug A and placebo (HR 0.28, 95% CI 0.07-1.11, p = 0.07).",
+    "Among adults aged 65 years or older, stroke did not differ significantly between drug A "
+    "and placebo (p = 0.07).",
+])
+def test_or_more_after_a_quantity_is_a_bound(text: str) -> None:
+    """"40 kg/m2 or more", "65 years or older": a bound of the population, over the unit,
+    not a comparison of the groups."""
+    s = study(("stroke", "HR", "0.28 (0.07, 1.11)", "0.07"))
+    assert direction(s, text) == 1
+    assert not [c for c in analyze(s, text).claims if c.direction in ("higher", "lower")]
+
+
+def test_a_comparative_before_a_hyphenated_compound_is_of_its_noun() -> None:
+    """"a higher multivariable-adjusted hazard": the comparative qualifies the hazard, the
+    compound before it is no adjective the comparative is about ("more effective")."""
+    text = ("Patients on drug A had a significantly higher multivariable-adjusted hazard of "
+            "stroke than patients on placebo (p = 0.005).")
+    assert ratio_twins("stroke", text, higher=True) == (1, 0)
+
+
+@pytest.mark.parametrize("text", [
+    "Compared with placebo, drug A was associated with higher odds of every diagnosis, with "
+    "smaller excesses for stroke (OR 1.66, 1.52-1.81).",
+    "Drug A carried a smaller but still significant excess risk of stroke than placebo "
+    "(HR 1.66, 1.52-1.81).",
+])
+def test_the_size_of_an_excess_is_no_direction(text: str) -> None:
+    """An excess is the amount over the group compared against: "smaller excesses" compares
+    two excesses and still says higher."""
+    s = study(("stroke", "HR", "1.66 (1.52, 1.81)", "0.001"))
+    assert direction(s, text) == 1
+    assert not [c for c in analyze(s, text).claims if c.direction == "lower"]
+
+
+def test_an_excess_is_higher() -> None:
+    text = ("Compared with placebo, drug A was associated with higher odds of every diagnosis,"
+            " with smaller excesses for stroke (OR 1.66, 1.52-1.81).")
+    assert ratio_twins("stroke", text, higher=True)[1] == 0
+
+
+@pytest.mark.parametrize("text", [
+    "Patients on drug A were more than five times as likely to have a stroke on follow-up "
+    "as patients on placebo (RR 4.67).",
+    "Patients on drug A were about half again as likely to have a stroke as patients on "
+    "placebo (HR 1.52).",
+])
+def test_the_second_as_of_a_multiple_names_the_compared_side(text: str) -> None:
+    """"five times as likely to have X as B", "half again as likely as B": B is the side
+    compared against, and "half again" is one and a half times."""
+    assert ratio_twins("stroke", text, higher=True, p=None) == (1, 0)
+
+
+def test_a_difference_negated_over_a_list() -> None:
+    """"was not linked to any significant difference in A, B or C": no difference in each,
+    not a significant one."""
+    s = study(("stroke", "HR", "0.46 (0.08, 2.53)", "0.373"),
+              ("major bleeding", "HR", "0.96 (0.40, 2.30)", "0.932"),
+              ("death", "HR", "1.35 (0.49, 3.76)", "0.564"))
+    text = ("Drug A was not linked to any significant difference in major bleeding, death or "
+            "stroke compared with placebo.")
+    assert direction(s, text) == 1
+    assert {c.direction for c in analyze(s, text).claims if c.outcome} == {"null"}
+
+
+def test_neither_nor_before_a_significant_difference() -> None:
+    """"neither A (HR ..) nor B (HR ..) showed a significant difference": negated by "nor"."""
+    s = study(("stroke", "HR", "0.90 (0.70, 1.20)", "0.40"),
+              ("death", "HR", "0.94 (0.80, 1.10)", "0.40"))
+    text = ("Versus placebo, neither stroke (HR 0.90) nor death (HR 0.94, p = 0.40) - showed a "
+            "significant difference with drug A.")
+    assert direction(s, text) == 1
