@@ -83,7 +83,9 @@ def _before(tokens: Sequence[Token], marker: int, lo: int, skip: set[int]) -> in
         elif depth:
             continue
         elif tokens[pos].is_number:
-            return pos if _value(tokens, pos) is not None else None
+            # a bracket opening before it holds the comparison word too ("(24 patients in
+            # the A group versus 48 in the B group)"): the number is a value, not an aside
+            return pos if _value(tokens, pos, opening=True) is not None else None
         elif text not in _UNIT_OR_GLUE and text not in lexicon.ARGUMENT_LEAD and text != ",":
             return None
     return None
@@ -124,7 +126,7 @@ def compared_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
     if len(subject) != 1 or len(compared) != 1 or subject == compared or \
             not subject | compared <= {"intervention", "control"}:
         return None
-    left, right = _value(tokens, left_at), _value(tokens, right_at)
+    left, right = _value(tokens, left_at, opening=True), _value(tokens, right_at)
     if left is None or right is None or left[1] != right[1] or left[0] == right[0]:
         return None
     if subject == {"intervention"}:

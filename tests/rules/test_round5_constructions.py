@@ -68,6 +68,14 @@ def test_the_halves_need_two_different_groups() -> None:
     assert twins("remission", text, "higher") == (1, 1)
 
 
+def test_a_bracket_holding_both_values() -> None:
+    """"X (24 patients in the A group versus 48 in the B group, p = 0.005)": the first
+    number opens the bracket that holds the comparison, so it is a group's value."""
+    text = "The occurrence of nausea (24 patients in the drug A group versus 48 in the placebo "\
+        "group, p = 0.005) was recorded."
+    assert twins("occurrence of nausea", text, "lower") == (1, 0)
+
+
 # --------------------------------------------- groups in an order, then values in that order
 
 def test_values_in_the_order_of_between_a_and_b() -> None:
