@@ -203,6 +203,8 @@ def _pair_at(tokens: Sequence[Token], marker: int, hi: int) -> tuple[int, int] |
     if left is None or any(tokens[p].text.lower() not in _UNIT_OR_GLUE
                            for p in range(left + 1, marker)):
         return None
+    if left >= 2 and tokens[left - 1].text in ("±", "+/-") and tokens[left - 2].is_number:
+        left -= 2  # "702.91 ± 246.03 vs. 348.3": the mean, not its SD
     right = _after(tokens, marker, hi)
     if right is None and marker + 1 < hi and tokens[marker + 1].is_number:
         right = marker + 1
@@ -213,13 +215,19 @@ def ordered_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, h
                    ) -> GroupValues | None:
     """Two groups named in an order, and then two values set against each other in the same
     order: "X for A versus B were 4 versus 5.5", "X between the A group and the B group
-    (83.7% versus 64.3%, p = 0.014)". The groups are the two sides of the first comparison
-    word, or the two of "between ... and ..."; the values are the two sides of the next one,
-    and come after both groups."""
+    (83.7% versus 64.3%, p = 0.014)", "A outperformed B in X (median 24.5 vs. 10)". The
+    groups are the two sides of the first comparison word, the two of "between ... and ...",
+    or the only two named before the values, the first not a compared-against side ("compared
+    with B, A ...": whose value comes first is not said); the values are the two sides of the
+    next comparison word, and come after both groups."""
     markers = [p for p in range(lo, hi) if tokens[p].text.lower() in _MARKERS]
     between = [r for r in refs if r.between]
+    named = [r for r in refs if r.position < (markers[0] if markers else lo)]
     if len(between) == 2 and len(markers) == 1:
         first, second = between
+        values_at = markers[0]
+    elif len(markers) == 1 and not between and len(named) == 2 and not named[0].comparison:
+        first, second = named  # "A outperformed B ... (24.5 vs. 10)"
         values_at = markers[0]
     elif len(markers) == 2 and not between:
         before = [r for r in refs if r.position < markers[0]]

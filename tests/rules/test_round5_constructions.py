@@ -103,6 +103,24 @@ def test_values_in_the_order_of_a_versus_b() -> None:
         assert (values.intervention, values.control) == (drug, placebo)
 
 
+def test_values_in_the_order_of_the_two_groups_named_before_them() -> None:
+    """"A outperformed B in X (median 24.5 vs. 10)": the subject's value first; a mean's SD
+    before "vs." is not the value ("70.2 ± 24.6 vs. 34.8 ± 13.1")."""
+    text = "Drug A outperformed placebo in zinc level (median 24.5 vs. 10, P < 0.05)."
+    assert twins("zinc level", text, "higher") == (1, 0)
+    sd = "Drug A outperformed placebo in zinc level (70.2 ± 24.6 vs. 34.8 ± 13.1, P < 0.05)."
+    assert twins("zinc level", sd, "higher") == (1, 0)
+
+
+def test_a_compared_against_group_first_gives_no_order() -> None:
+    """"Relative to B, A changed X (12 vs. 15)": whose value comes first is not said."""
+    study = one_outcome("zinc level", "4.1 (2.2, 6.0)")
+    text = "Relative to placebo, drug A changed zinc level (12 vs. 15, P < 0.05)."
+    analysis = analyze(study, text)
+    assert ordered_values(analysis.tokens, analysis.groups, 0, len(analysis.tokens)) is None
+    assert twins("zinc level", text, "higher") == (1, 1)
+
+
 def test_groups_the_study_does_not_name_give_no_order() -> None:
     """"between group I and group II (5.7 vs. 4.5)" for a study that labels no group I: the
     claim stays ungrounded, so neither twin is flagged."""
