@@ -23,6 +23,8 @@ from pytest_rwe.rules.compared_values import (
     contrasted_values,
     first_values,
     listed_values,
+    ordered_values,
+    parallel_values,
 )
 from pytest_rwe.rules.cue_targets import (
     GENERIC_TARGETS,
@@ -318,7 +320,8 @@ class Reader:
                 self._sentence_values(lo) or first_values(tokens, refs, lo, hi, times,
                                                           excluded) or \
                 compared_values(tokens, refs, lo, hi, self.in_names) or \
-                listed_values(tokens, refs, lo, hi)
+                parallel_values(tokens, refs, lo, hi, self.in_names) or \
+                ordered_values(tokens, refs, lo, hi) or listed_values(tokens, refs, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):

@@ -1,0 +1,132 @@
+"""builtin/rules, issue 14 round 5: two groups' values set against each other in the ways
+trial prose writes them. Each test states one construction with invented outcomes and groups
+and checks both twins (accepted for the study that agrees, caught for the one that
+contradicts), or, for a reading the juror must not make, that both twins pass."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_rwe.rules import judge
+from pytest_rwe.rules.claims import analyze
+from pytest_rwe.rules.compared_values import ordered_values, parallel_values
+from pytest_rwe.study import Study, parse_study
+
+
+def one_outcome(name: str, md: str, p: str = "0.001", *, intervention: str = "drug A",
+                control: str = "placebo") -> Study:
+    key = f"outcome.{name.replace(' ', '.')}_cont"
+    raw: dict[str, Any] = {
+        "id": "round5", "design": "cohort", "question": "How does drug A compare?",
+        "picot": {"population": "Adults", "intervention": intervention, "control": control,
+                  "outcome": name, "timeframe": "12 weeks"},
+        "results": {"intervention_size": 40, "control_size": 40, "baseline_differences": {},
+                    "outcomes": {f"{key}!MD": md, f"{key}!pvalue": p}}}
+    return parse_study(raw)
+
+
+def twins(name: str, text: str, direction: str, **groups: str) -> tuple[int, int]:
+    """The direction_of_effect score for the agreeing and the contradicting study."""
+    agree, contradict = ("-4.1 (-6.0, -2.2)", "4.1 (2.2, 6.0)") if direction == "lower" else (
+        "4.1 (2.2, 6.0)", "-4.1 (-6.0, -2.2)")
+    return (judge(one_outcome(name, agree, **groups), text, "direction_of_effect").score,
+            judge(one_outcome(name, contradict, **groups), text, "direction_of_effect").score)
+
+
+# ------------------------------------------------ two halves, each a group and its value
+
+def test_each_half_names_its_group_and_value() -> None:
+    """"45% of patients reached X at week 8 in the A group compared with 20% in the B group":
+    the value of the first half stands before its group, as in the second half."""
+    text = ("45% of patients reached remission at week 8 in the drug A group compared with "
+            "20% in the placebo group (p = 0.01).")
+    assert twins("remission", text, "higher") == (1, 0)
+
+
+def test_a_count_out_of_a_total_is_a_share() -> None:
+    """"40 out of 200" is 20%, less than "30 out of 60": the shares are compared, not the
+    counts."""
+    text = ("40 out of 200 patients had a relapse in the drug A group as compared to 30 out "
+            "of 60 patients in the placebo group (p = 0.003).")
+    assert twins("relapse", text, "lower") == (1, 0)
+
+
+def test_a_half_with_values_on_both_sides_of_its_group_is_not_read() -> None:
+    """"a 50% fall in X in the A group at 35% versus 20% in B": which of the first half's
+    numbers is the group's is not said by the halves alone."""
+    study = one_outcome("remission", "4.1 (2.2, 6.0)")
+    text = "A 50% remission was reached in the drug A group at 35% versus 20% in the placebo group."
+    analysis = analyze(study, text)
+    assert parallel_values(analysis.tokens, analysis.groups, 0, len(analysis.tokens),
+                           set()) is None
+
+
+def test_the_halves_need_two_different_groups() -> None:
+    """Both halves about the same group give no side."""
+    text = ("45% of patients reached remission at week 8 in the drug A group compared with "
+            "20% at week 2 in the drug A group (p = 0.01).")
+    assert twins("remission", text, "higher") == (1, 1)
+
+
+def test_a_bracket_holding_both_values() -> None:
+    """"X (24 patients in the A group versus 48 in the B group, p = 0.005)": the first
+    number opens the bracket that holds the comparison, so it is a group's value."""
+    text = "The occurrence of nausea (24 patients in the drug A group versus 48 in the placebo "\
+        "group, p = 0.005) was recorded."
+    assert twins("occurrence of nausea", text, "lower") == (1, 0)
+
+
+# --------------------------------------------- groups in an order, then values in that order
+
+def test_values_in_the_order_of_between_a_and_b() -> None:
+    """"a difference in X between the A group and the B group (62% versus 41%)": the values
+    follow the order the groups were named in."""
+    text = ("There was a significant difference in remission between the drug A group and the "
+            "placebo group (62% versus 41%, p = 0.002).")
+    assert twins("remission", text, "higher") == (1, 0)
+    reverse = ("There was a significant difference in remission between the placebo group and "
+               "the drug A group (62% versus 41%, p = 0.002).")
+    assert twins("remission", reverse, "lower") == (1, 0)
+
+
+def test_values_in_the_order_of_a_versus_b() -> None:
+    """"X for A versus B was 3 versus 6": the second comparison's sides are the first's."""
+    text = "The median number of visits for drug A versus placebo was 3 versus 6 (p = 0.01)."
+    assert twins("number of visits", text, "lower") == (1, 0)
+    study = one_outcome("number of visits", "4.1 (2.2, 6.0)")
+    for said, (drug, placebo) in ((text, (3.0, 6.0)),
+                                  (text.replace("drug A versus placebo", "placebo versus drug A"),
+                                   (6.0, 3.0))):
+        analysis = analyze(study, said)
+        values = ordered_values(analysis.tokens, analysis.groups, 0, len(analysis.tokens))
+        assert values is not None
+        assert (values.intervention, values.control) == (drug, placebo)
+
+
+def test_values_in_the_order_of_the_two_groups_named_before_them() -> None:
+    """"A outperformed B in X (median 24.5 vs. 10)": the subject's value first; a mean's SD
+    before "vs." is not the value ("70.2 ± 24.6 vs. 34.8 ± 13.1")."""
+    text = "Drug A outperformed placebo in zinc level (median 24.5 vs. 10, P < 0.05)."
+    assert twins("zinc level", text, "higher") == (1, 0)
+    sd = "Drug A outperformed placebo in zinc level (70.2 ± 24.6 vs. 34.8 ± 13.1, P < 0.05)."
+    assert twins("zinc level", sd, "higher") == (1, 0)
+
+
+def test_a_compared_against_group_first_gives_no_order() -> None:
+    """"Relative to B, A changed X (12 vs. 15)": whose value comes first is not said."""
+    study = one_outcome("zinc level", "4.1 (2.2, 6.0)")
+    text = "Relative to placebo, drug A changed zinc level (12 vs. 15, P < 0.05)."
+    analysis = analyze(study, text)
+    assert ordered_values(analysis.tokens, analysis.groups, 0, len(analysis.tokens)) is None
+    assert twins("zinc level", text, "higher") == (1, 1)
+
+
+def test_groups_the_study_does_not_name_give_no_order() -> None:
+    """"between group I and group II (5.7 vs. 4.5)" for a study that labels no group I: the
+    claim stays ungrounded, so neither twin is flagged."""
+    text = ("The mean pain score differed between group I and group II (5.7 vs. 4.5; "
+            "p = 0.006).")
+    assert twins("pain score", text, "higher") == (1, 1)
+    study = one_outcome("pain score", "4.1 (2.2, 6.0)")
+    analysis = analyze(study, text)
+    assert ordered_values(analysis.tokens, analysis.groups, 0, len(analysis.tokens)) is None
