@@ -63,6 +63,7 @@ _RISING = words("rose risen rise rises rising increase increased increases incre
 _FALLING = words("fell fall falls falling decline declined declines declining decrease "
                  "decreased decreases decreasing drop dropped drops dropping loss losses "
                  "deterioration deteriorated reduced reduce reduces reducing lowered lowers")
+_RATES = {"slower": False, "faster": True, "quicker": True, "steeper": True}
 _DEGREE = words("significantly much far slightly considerably markedly substantially somewhat "
                 "statistically")
 _SHAPES = words("steep steeper rapid rapidly sharp sharper pronounced marked substantial large "
@@ -105,12 +106,19 @@ def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
             absorbed.add(ahead)
             continue
         back = pos - 1
+        rate = None  # "slower eGFR decline": a slower fall is a smaller one
         while back >= lo and (tokens[back].text.lower() in _SHAPES or back in in_names):
+            if tokens[back].text.lower() in _RATES and rate is None and back not in in_names:
+                rate = back
             back -= 1
         if back >= lo and back < pos - 1 and tokens[back].text.lower() in _SMALLER | _BIGGER:
             bigger = tokens[back].text.lower() in _BIGGER
             kinds[pos] = "higher" if rising == bigger else "lower"
             absorbed.add(back)
+        elif rate is not None:
+            bigger = _RATES[tokens[rate].text.lower()]
+            kinds[pos] = "higher" if rising == bigger else "lower"
+            absorbed.add(rate)
     return kinds, absorbed
 
 
@@ -233,7 +241,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if pos not in changes and kind in ("higher", "lower") and pos > lo and \
                 word in lexicon.CHANGE_NOUNS and tokens[pos - 1].text.lower() in _SMALLER:
             kind = "lower" if kind == "higher" else "higher"  # "smaller increases", "less decline"
-        if word in lexicon.INTENSIFIERS:
+        if word in lexicon.INTENSIFIERS and not (pos + 1 < hi and pos + 1 in named):
+            # "slower eGFR decline and less albuminuria": an intensifier before a name is
+            # that outcome's own comparative, not the size of the change before it
             composed = _composed(tokens, lo, pos, in_names)
             if composed is not None:
                 kind = composed[0]  # "the decrease in X was greater": a larger decrease

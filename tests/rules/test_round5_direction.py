@@ -119,3 +119,30 @@ def test_neither_nor_before_a_significant_difference() -> None:
     text = ("Versus placebo, neither stroke (HR 0.90) nor death (HR 0.94, p = 0.40) - showed a "
             "significant difference with drug A.")
     assert direction(s, text) == 1
+
+
+def _md_twins(name: str, text: str, higher: bool) -> tuple[int, int]:
+    up, down = "1.81 (1.13, 2.48)", "-1.81 (-2.48, -1.13)"
+    agree, contradict = (up, down) if higher else (down, up)
+    return (direction(study((name, "MD", agree, "0.001"), control="comparator drugs"), text),
+            direction(study((name, "MD", contradict, "0.001"), control="comparator drugs"),
+                      text))
+
+
+def test_an_intensifier_before_a_name_is_that_outcomes_comparative() -> None:
+    """"a slower decline and less albuminuria": "less" is albuminuria's own comparative, not
+    the size of the decline before it."""
+    text = ("Drug A was associated with a slower decline and less albuminuria than comparator "
+            "drugs.")
+    assert _md_twins("albuminuria", text, higher=False) == (1, 0)
+
+
+@pytest.mark.parametrize(("text", "higher"), [
+    ("Drug A users showed a significantly slower yearly eGFR decline than comparator drugs.",
+     True),
+    ("Drug A users showed a significantly faster yearly eGFR decline than comparator drugs.",
+     False),
+])
+def test_the_rate_of_a_change(text: str, higher: bool) -> None:
+    """"a slower eGFR decline" is a smaller fall: eGFR is higher; "faster", a larger one."""
+    assert _md_twins("eGFR change", text, higher=higher) == (1, 0)
