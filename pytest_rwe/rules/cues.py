@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.sizes import BIGGER as _BIGGER
+from pytest_rwe.rules.sizes import SHAPES as _SHAPES
+from pytest_rwe.rules.sizes import SMALLER as _SMALLER
+from pytest_rwe.rules.sizes import quantity_before, sized_excesses
 from pytest_rwe.rules.text import Span, Token
 
 
@@ -66,8 +70,6 @@ _FALLING = words("fell fall falls falling decline declined declines declining de
 _RATES = {"slower": False, "faster": True, "quicker": True, "steeper": True}
 _DEGREE = words("significantly much far slightly considerably markedly substantially somewhat "
                 "statistically")
-_SHAPES = words("steep steeper rapid rapidly sharp sharper pronounced marked substantial large "
-                "big small fast faster slow slower annual yearly overall mean average")
 
 
 def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
@@ -122,34 +124,6 @@ def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
     return kinds, absorbed
 
 
-_EXCESS = words("excess excesses")
-_EXCESS_BRIDGE = words("but still yet significant statistically nonetheless also though "
-                       "relative absolute")
-
-
-def _sized_excesses(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int],
-                    changes: dict[int, str], absorbed: set[int]) -> None:
-    """"a smaller but still significant excess risk", "smaller excesses for X": an excess is
-    the amount over the group compared against, so it states higher; the size word before it
-    compares two excesses (of other groups or outcomes) and states nothing of its own."""
-    for pos in range(lo, hi):
-        word = tokens[pos].text.lower()
-        if pos in in_names:
-            continue
-        if word in _EXCESS:
-            changes[pos] = "higher"
-        elif word in _SMALLER | _BIGGER:
-            # the excess may stand past the clause's end: "a smaller but still significant
-            # excess risk" is cut at "but"
-            ahead = pos + 1
-            while ahead < min(len(tokens), pos + 6) and (
-                    tokens[ahead].text.lower() in _EXCESS_BRIDGE
-                    or tokens[ahead].text.lower() in _SHAPES):
-                ahead += 1
-            if ahead < len(tokens) and tokens[ahead].text.lower() in _EXCESS:
-                absorbed.add(pos)
-
-
 def _next_claim_start(tokens: Sequence[Token], pos: int, hi: int, in_names: set[int],
                       text: str) -> int:
     """Where the words after a cue stop being about its outcome: at the next outcome's
@@ -197,7 +171,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     cues: list[Cue] = []
     taken: set[int] = set()
     changes, absorbed = _compositions(tokens, lo, hi, in_names)
-    _sized_excesses(tokens, lo, hi, in_names, changes, absorbed)
+    sized_excesses(tokens, lo, hi, in_names, changes, absorbed)
     for match in lexicon.NULL_PHRASE.finditer(text, span.start, span.end):
         first, last = _span_tokens(tokens, match.start(), match.end(), lo, hi)
         if first > last or all(p in in_names for p in range(first, last + 1)):
@@ -213,7 +187,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
                 pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and \
-                _quantity_before(tokens, lo, pos - 1):
+                quantity_before(tokens, lo, pos - 1):
             continue  # "four or more antidepressants", "40 kg/m2 or more": a bound
         if (word in ("double", "single", "triple") and pos + 1 < hi and tokens[pos + 1].text in (
                 "-", "blind")) or (word == "double" and pos + 2 < hi
@@ -274,9 +248,6 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     return sorted(cues, key=lambda c: c.start)
 
 
-_NUMBER_WORDS = words("one two three four five six seven eight nine ten twelve twenty")
-_BIGGER = words("greater larger bigger more steeper marked")
-_SMALLER = words("smaller less lesser lower fewer")
 _NAMED_CHANGES = words("loss losses reduction reductions decrease decline gain increase")
 _GROWING = words("increase increases rise rises gain gains elevation")
 _SHRINKING = words("decrease decreases reduction reductions fall falls drop drops decline "
@@ -301,26 +272,6 @@ def _composed(tokens: Sequence[Token], lo: int, pos: int, in_names: set[int]
         if word in ("improvement", "improvements", "benefit"):
             return "valence", back
     return None
-
-
-def _quantity_before(tokens: Sequence[Token], lo: int, pos: int) -> bool:
-    """A number, over its unit ("40 kg/m2", "65 years", "30%"), ends right before ``pos``:
-    "40 kg/m2 or more" is a bound, not a comparison."""
-    for back in range(pos - 1, max(lo - 1, pos - 5), -1):
-        token = tokens[back]
-        if token.is_number or token.text.lower() in _NUMBER_WORDS:
-            return True
-        if not (token.text in ("/", "%", "\u00b2") or (
-                token.text[:1].isalpha() and len(token.text) <= 5 and token.text.lower()
-                not in _NOT_UNITS) or token.text.lower() in _LONG_UNITS):
-            return False
-    return False
-
-
-# short words that are no unit: "40 mg or more" has one, "the dose or more" has none
-_NOT_UNITS = words("the a an of and or in on at to for with by than who was were is are "
-                   "had has")
-_LONG_UNITS = words("years months weeks days hours minutes points units")
 
 
 def _at_before(tokens: Sequence[Token], lo: int, pos: int) -> bool:

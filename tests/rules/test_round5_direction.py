@@ -146,3 +146,33 @@ def test_an_intensifier_before_a_name_is_that_outcomes_comparative() -> None:
 def test_the_rate_of_a_change(text: str, higher: bool) -> None:
     """"a slower eGFR decline" is a smaller fall: eGFR is higher; "faster", a larger one."""
     assert _md_twins("eGFR change", text, higher=higher) == (1, 0)
+
+
+def _composite_study() -> Study:
+    return study(("composite outcome", "HR", "0.60 (0.49, 0.73)", "0.001"),
+                 ("cognitive decline", "HR", "0.62 (0.51, 0.76)", "0.001"),
+                 ("dementia", "HR", "0.48 (0.19, 1.17)", "0.097"))
+
+
+@pytest.mark.parametrize("text", [
+    "- Composite outcome (cognitive decline or dementia): 40% lower hazard with drug A than "
+    "placebo, HR 0.60 (95% CI 0.49-0.73), p < 0.001",
+    "Drug A users were about 40% less likely than placebo users to have cognitive decline or "
+    "dementia (taken together).",
+])
+def test_names_that_describe_a_composite_are_no_claims_of_their_own(text: str) -> None:
+    """Names in a bracket right after a composite's name, or listed and then "taken
+    together", are the composite's components: "40% lower" is not said of dementia."""
+    s = _composite_study()
+    assert direction(s, text) == 1
+    claims = analyze(s, text).claims
+    assert not [c for c in claims if c.outcome is not None and c.outcome.key.endswith(
+        "dementia_bin")]
+    assert not [c for c in claims if c.cue is not None and c.cue.quote == "decline"]
+
+
+def test_names_listed_without_a_composite_are_each_claimed() -> None:
+    text = ("Drug A users had a lower risk of cognitive decline (HR 0.62) and of dementia than "
+            "placebo users.")
+    s = _composite_study()
+    assert direction(s, text) == 0  # dementia is not significant: an effect is claimed
