@@ -201,7 +201,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if word == "longer" and pos > lo and tokens[pos - 1].text.lower() in lexicon.LIVED:
             cues.append(Cue("valence", pos - 1, pos, None))  # "lived longer": better survival
             continue
-        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]):
+        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or \
+                lexicon.DEFINITION.search(text, span.start, tokens[pos].start):
             continue
         if word in ("least", "most", "increased", "higher", "high", "lower", "greater") and \
                 _at_before(tokens, lo, pos):

@@ -176,3 +176,57 @@ def test_names_listed_without_a_composite_are_each_claimed() -> None:
             "placebo users.")
     s = _composite_study()
     assert direction(s, text) == 0  # dementia is not significant: an effect is claimed
+
+
+@pytest.mark.parametrize("text", [
+    "Relapse was defined as a higher symptom grade with drug A or placebo.",
+    "Relapse (a score of more than or equal to 3 on a 7-grade scale) was recorded with drug A "
+    "and with placebo.",
+])
+def test_a_definition_or_a_bound_states_no_direction(text: str) -> None:
+    """"was defined as a score of more than 3", "more than or equal to 3": how the outcome
+    is measured, not a result."""
+    s = study(("relapse", "HR", "0.60 (0.55, 0.66)", "0.001"))
+    assert direction(s, text) == 1
+    assert not [c for c in analyze(s, text).claims if c.direction in ("higher", "lower")]
+
+
+def test_a_change_to_a_value_is_a_change_over_time() -> None:
+    """"which at 36 weeks decreased to 90.6% and 74.1%, respectively": each group's change
+    over time, not a side; the sentence's one outcome is not given "lower"."""
+    s = study(("excellent response", "HR", "1.60 (1.30, 1.90)", "0.002"),
+              intervention="isotretinoin daily", control="isotretinoin on alternate days")
+    text = ("At the end of 24 weeks, the excellent response in treatment groups A and B was "
+            "seen in 98.3% and 93.9% patients, respectively (P 0.166), which at the end of 36 "
+            "weeks decreased to 90.6% and 74.1% patients, respectively (P 0.004).")
+    assert direction(s, text) == 1
+    assert not [c for c in analyze(s, text).grounded if c.direction == "lower"]
+
+
+def _md_study(md: str, p: str) -> Study:
+    return study(("treatment duration", "MD", md, p), intervention="drug A",
+                 control="placebo")
+
+
+def test_values_tested_in_the_next_sentence() -> None:
+    """"X was 5.3 and 3.4 days in the A and B groups, respectively. The t-test showed no
+    significant difference between the two groups": the values were tested (not
+    significant), so they assert no side; a significant test there makes them a claim."""
+    values = ("The mean treatment duration in the drug A and placebo groups was 5.3 and 3.4 "
+              "days, respectively.")
+    null = values + " The t-test showed no significant difference between the two groups."
+    assert direction(_md_study("-1.9 (-2.5, -1.3)", "0.001"), null) == 1
+    found = values + " The superiority of placebo was highly significant (P < 0.0001)."
+    assert direction(_md_study("-1.9 (-2.5, -1.3)", "0.001"), found) == 0
+    assert direction(_md_study("1.9 (1.3, 2.5)", "0.001"), found) == 1
+
+
+def test_a_ratio_of_another_comparison_is_not_read() -> None:
+    """A ratio after the name that is neither the study's nor its inverse is of another
+    comparison (a subgroup, a per-unit ratio): its side is not read."""
+    text = ("Treatment with drug A was associated with complete resolution of heartburn "
+            "[adjusted OR 2.39; 95% CI 1.70-3.36; p < 0.0001].")
+    other = study(("complete resolution of heartburn", "OR", "0.80 (0.70, 0.90)", "0.001"))
+    assert direction(other, text) == 1
+    inverse = study(("complete resolution of heartburn", "OR", "0.42 (0.30, 0.59)", "0.001"))
+    assert direction(inverse, text) == 0
