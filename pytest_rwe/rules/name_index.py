@@ -220,7 +220,10 @@ def _initialed_parts(outer: str) -> list[str]:
     match = _CIRCUMSTANCE.search(outer)
     head = outer[:match.start()] if match is not None else outer
     parts = [p for p in _SLASH_OR_PARTS.split(head) if p.strip()]
-    return [head] + (parts if len(parts) > 1 else [])
+    # the head noun comes last: "DILI" of "INH-related drug-induced liver injury"
+    words = re.findall(r"[^\W\d_][\w']*", head)
+    tails = [" ".join(words[i:]) for i in range(1, max(1, len(words) - 2))]
+    return [head] + (parts if len(parts) > 1 else []) + tails
 
 
 def _head_variant(key: str, outer: str, words: list[str]) -> Variant | None:

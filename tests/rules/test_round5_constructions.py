@@ -155,3 +155,16 @@ def test_initials_two_names_share_name_neither() -> None:
                     "outcomes": {"outcome.quality.of.life_cont!MD": "1.0 (0.1, 2.0)",
                                  "outcome.quantity.of.lipids_cont!MD": "1.0 (0.1, 2.0)"}}}
     assert "qol" not in build_outcome_index(parse_study(raw)).aliases
+
+
+def test_the_head_noun_of_a_name_by_its_initials() -> None:
+    """"WSLs" for "reduction in area of white spot lesions": the words a name ends on are its
+    head, and are written by their initials; "INH-DILI" for "INH-related drug-induced liver
+    injury" puts a qualifier before them."""
+    name = "reduction in area of white spot lesions"
+    text = "WSLs were significantly fewer in the drug A group than in the placebo group (p = 0.01)."
+    assert twins(name, text, "lower") == (1, 0)
+    name = "INH-related drug-induced liver injury"
+    text = "INH-DILI was significantly lower in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins(name, text, "lower") == (1, 0)
