@@ -130,3 +130,41 @@ def test_groups_the_study_does_not_name_give_no_order() -> None:
     study = one_outcome("pain score", "4.1 (2.2, 6.0)")
     analysis = analyze(study, text)
     assert ordered_values(analysis.tokens, analysis.groups, 0, len(analysis.tokens)) is None
+
+
+# ------------------------------------------------------------- outcomes named by initials
+
+def test_a_name_is_written_by_its_initials() -> None:
+    """"QOL" for "quality of life after 20 months" (the head, "of" kept), "PIH" for the
+    first of "pregnancy-induced hypertension / pre-eclampsia"."""
+    text = "QOL was significantly higher in the drug A group than in the placebo group (p = 0.01)."
+    assert twins("quality of life after 20 months", text, "higher") == (1, 0)
+    listed = "PIH was significantly lower in the drug A group than in the placebo group (p = 0.01)."
+    assert twins("pregnancy-induced hypertension / pre-eclampsia", listed, "lower") == (1, 0)
+
+
+def test_initials_two_names_share_name_neither() -> None:
+    """"QOL" could be "quality of life" or "quantity of lipids": it names neither."""
+    from pytest_rwe.rules.name_index import build_outcome_index
+
+    raw: dict[str, Any] = {
+        "id": "initials", "design": "cohort", "question": "q",
+        "picot": {"population": "a", "intervention": "drug A", "control": "placebo",
+                  "outcome": "q", "timeframe": "t"},
+        "results": {"intervention_size": 1, "control_size": 1, "baseline_differences": {},
+                    "outcomes": {"outcome.quality.of.life_cont!MD": "1.0 (0.1, 2.0)",
+                                 "outcome.quantity.of.lipids_cont!MD": "1.0 (0.1, 2.0)"}}}
+    assert "qol" not in build_outcome_index(parse_study(raw)).aliases
+
+
+def test_the_head_noun_of_a_name_by_its_initials() -> None:
+    """"WSLs" for "reduction in area of white spot lesions": the words a name ends on are its
+    head, and are written by their initials; "INH-DILI" for "INH-related drug-induced liver
+    injury" puts a qualifier before them."""
+    name = "reduction in area of white spot lesions"
+    text = "WSLs were significantly fewer in the drug A group than in the placebo group (p = 0.01)."
+    assert twins(name, text, "lower") == (1, 0)
+    name = "INH-related drug-induced liver injury"
+    text = "INH-DILI was significantly lower in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins(name, text, "lower") == (1, 0)
