@@ -230,3 +230,13 @@ def test_a_ratio_of_another_comparison_is_not_read() -> None:
     assert direction(other, text) == 1
     inverse = study(("complete resolution of heartburn", "OR", "0.42 (0.30, 0.59)", "0.001"))
     assert direction(inverse, text) == 0
+
+
+def test_a_connective_set_off_by_commas_does_not_cut_the_clause() -> None:
+    """"Albuminuria, however, was lower in the placebo group": "however" between commas is
+    parenthetical; the outcome before it is the subject of the direction after it."""
+    text = ("Drug A users kept more kidney function. Albuminuria, however, was lower in the "
+            "placebo group, by 44.3 mg/g (p < 0.0001).")
+    up, down = "44.3 (21.7, 66.9)", "-44.3 (-66.9, -21.7)"
+    assert direction(study(("albuminuria", "MD", up, "0.0001")), text) == 1
+    assert direction(study(("albuminuria", "MD", down, "0.0001")), text) == 0
