@@ -240,3 +240,20 @@ def test_a_connective_set_off_by_commas_does_not_cut_the_clause() -> None:
     up, down = "44.3 (21.7, 66.9)", "-44.3 (-66.9, -21.7)"
     assert direction(study(("albuminuria", "MD", up, "0.0001")), text) == 1
     assert direction(study(("albuminuria", "MD", down, "0.0001")), text) == 0
+
+
+@pytest.mark.parametrize(("text", "score"), [
+    # a word of size states the direction all the same
+    ("Stroke was slightly lower with drug A than with placebo (HR 0.94).", 0),
+    ("Stroke was marginally higher with drug A than with placebo (HR 1.03).", 0),
+    # a hedge of the significance is not an assertion of an effect
+    ("Stroke was marginally significantly higher with drug A than with placebo (HR 1.03).", 1),
+    ("Stroke was numerically higher with drug A than with placebo (HR 1.03).", 1),
+])
+def test_a_size_word_is_no_hedge(text: str, score: int) -> None:
+    """"slightly lower", "marginally higher" state a direction of a non-significant result;
+    "marginally significantly" and "numerically" hedge it."""
+    s = study(("stroke", "HR", "1.03 (0.99, 1.07)", "0.085"))
+    if "lower" in text:
+        s = study(("stroke", "HR", "0.94 (0.70, 1.26)", "0.677"))
+    assert direction(s, text) == score
