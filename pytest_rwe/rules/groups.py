@@ -255,7 +255,9 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
 
 
 # "preferred A to B", "superior to B": the word after "to" is the compared-against side
-_PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior)$", re.IGNORECASE)
+# "a similar 30-day mortality to B", "comparable to B": B is the compared side as well
+_PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior|similar|comparable|"
+                        r"equivalent|identical)$", re.IGNORECASE)
 
 
 def _preferred_before(tokens: Sequence[Token], pos: int) -> bool:

@@ -257,3 +257,15 @@ def test_a_size_word_is_no_hedge(text: str, score: int) -> None:
     if "lower" in text:
         s = study(("stroke", "HR", "0.94 (0.70, 1.26)", "0.677"))
     assert direction(s, text) == score
+
+
+def test_the_side_after_similar_to_is_the_compared_one() -> None:
+    """"A showed a similar 30-day mortality to B, and was associated with a 7% reduction in
+    the odds of death at 90 days": B is the compared-against side of the whole clause."""
+    s = study(("death", "OR", "0.93 (0.82, 1.05)", "0.247"), intervention="spinal anaesthesia",
+              control="general anaesthesia")
+    text = ("Spinal anaesthesia showed a similar 30-day stroke rate to general anaesthesia, "
+            "and was associated with a 7% reduction in the odds of death (OR 0.93).")
+    claims = [c for c in analyze(s, text).grounded if c.outcome is not None]
+    assert [(c.direction, c.flipped) for c in claims] == [("lower", False)]
+    assert direction(s, text) == 0  # p = 0.247: the reduction is not significant
