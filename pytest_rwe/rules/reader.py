@@ -39,9 +39,10 @@ from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.ratio_sides import ratio_direction
+from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
+from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -295,8 +296,13 @@ class Reader:
         # A and 6.98% in B"), nor in a sentence that speaks of a test ("..., not significant")
         s_lo, s_hi = analysis.sentence_of(span.start)
         sentence = text[tokens[s_lo].start:tokens[s_hi - 1].end] if s_hi > s_lo else span.quote
+        tested_after = tested_next(analysis, s_hi, self._mentions) if (
+            cue is None and significant is None and not says_significance(sentence)) else None
+        if tested_after == "significant":
+            significant = True  # "... 5.0 days with B. The superiority of A was significant"
         untested = cue is None and significant is None and not baseline and \
-            not lexicon.BASELINE.search(span.quote) and not says_significance(sentence)
+            not lexicon.BASELINE.search(span.quote) and not says_significance(sentence) and \
+            tested_after is None
         if ((cue is None or cue.kind in ("differ", "valence")) and significant and not baseline
                 ) or untested:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
@@ -319,7 +325,8 @@ class Reader:
                              False, baseline, hedged=untested, untested=untested)
         if significant and not baseline and (cue is None or cue.kind in ("differ", "valence")):
             ratio = ratio_direction(text, tokens, refs, anchor, self._next_name(mention, hi),
-                                    lo, hi, self.study.design, mention.outcome.name)
+                                    lo, hi, self.study.design, mention.outcome.name,
+                                    ratio_estimate(analysis.facts.get(mention.outcome.key)))
             if ratio is not None:  # "treatment with A [OR 2.39; 95% CI 1.70-3.36]"
                 start, end = tokens[ratio[1]].start, tokens[ratio[2]].end
                 return Claim(mention.outcome, mention, span, ratio[0],
