@@ -189,3 +189,15 @@ def test_a_measure_word_of_something_else_is_not_the_outcome() -> None:
     text = ("Zinc level was measured weekly. The drug A group showed significantly lower levels "
             "of ferritin than the placebo group (p = 0.01).")
     assert twins("zinc level", text, "lower") == (1, 1)
+
+
+def test_a_measure_is_named_without_whom_it_is_taken_for() -> None:
+    """"Tear volume" names "tear volume for murine experimental dry eye": the words after
+    "for" say whom the measure is taken for; a head of one word ("need" of "need for
+    surgery") names nothing by itself."""
+    text = "Tear volume was significantly greater in the drug A group than in the placebo " \
+        "group (p = 0.01)."
+    assert twins("tear volume for murine experimental dry eye", text, "higher") == (1, 0)
+    text = "The need was significantly lower in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins("need for repeat surgery", text, "lower") == (1, 1)
