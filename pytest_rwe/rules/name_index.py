@@ -211,6 +211,8 @@ _CIRCUMSTANCE = re.compile(r"\s(?:during|after|at|over|within|following|before|u
                            re.IGNORECASE)
 
 
+# "tear volume for murine experimental dry eye": whom or what a measure is taken for
+_FOR_WHOM = re.compile(r"\s(?:for|among|in)\s", re.IGNORECASE)
 _SLASH_OR_PARTS = re.compile(_PARTS.pattern + r"|\s*/\s*", re.IGNORECASE)
 
 
@@ -230,10 +232,12 @@ def _head_variant(key: str, outer: str, words: list[str]) -> Variant | None:
     """A name's head before its circumstances ("fentanyl consumption" of "the total amount
     of fentanyl consumption during the 48 h after surgery"), read as one part of the name:
     a summary names the outcome by it, the time point being said elsewhere or not at all."""
-    match = _CIRCUMSTANCE.search(outer)
+    match = _CIRCUMSTANCE.search(outer) or _FOR_WHOM.search(outer)
     if match is None:
         return None
     head = content_words(outer[:match.start()])
+    if match.re is _FOR_WHOM and len([w for w in head if w not in WEAK_WORDS]) < 2:
+        return None  # "need for surgery": "need" alone names nothing
     variant = _variant(key, head, True)
     if variant is None or len(variant.strong) == len(words) or \
             not set(variant.strong) < set(words):

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
+from pytest_rwe.rules.antecedents import measure_antecedent, pronoun_antecedent
 from pytest_rwe.rules.claim_parts import (
     attach,
     referred_significance,
@@ -27,7 +28,6 @@ from pytest_rwe.rules.compared_values import (
     parallel_values,
 )
 from pytest_rwe.rules.cue_targets import (
-    GENERIC_TARGETS,
     about_nothing,
     argument_head,
     change_size,
@@ -61,6 +61,7 @@ class Reader:
             for n in numbers_in(str(study.picot.get(g) or "")))
         self.baseline_sentence = False
         self.sentence_starts = {lo for lo, _ in analysis.sentences}
+        self.sentence_los = [lo for lo, _ in analysis.sentences]
         self.mention_starts = [m.positions[0] for m in analysis.mentions]
         self.group_starts = [g.position for g in analysis.groups]
         self.token_starts = [t.start for t in analysis.tokens]
@@ -217,7 +218,9 @@ class Reader:
         s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
         earlier = self._mentions(s_lo, cue.start)
         if not earlier:
-            return self._pronoun_antecedent(cue, lo, s_lo)
+            return pronoun_antecedent(self.analysis, self._mentions, cue, lo, s_lo) or \
+                measure_antecedent(self.analysis, self._mentions, self.sentence_los, cue, lo,
+                                   hi, s_lo)
         seg_lo, _ = segment(tokens, cue.start, cue.end, lo, hi)
         lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
         last = earlier[-1]
@@ -276,23 +279,6 @@ class Reader:
                 after += 1
             return after in self.group_words
         return True
-
-    def _pronoun_antecedent(self, cue: Cue, lo: int, s_lo: int) -> Mention | None:
-        """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
-        the EDE group": a sentence whose subject is "this" or "it", about the one outcome the
-        sentence before named."""
-        tokens = self.analysis.tokens
-        if lo != s_lo or tokens[lo].text.lower() not in ("this", "it") or (
-                lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in GENERIC_TARGETS
-                and tokens[lo + 1].text.lower() not in ("was", "were", "is")):
-            return None  # "This difference ...": about whatever was compared, not a name
-        before = [(a, b) for a, b in self.analysis.sentences if b <= s_lo and b > a]
-        if not before:
-            return None
-        previous = self._mentions(*before[-1])
-        if len({m.outcome.key for m in previous}) != 1:
-            return None
-        return previous[-1]
 
     def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
                refs: list[GroupRef], baseline: bool) -> Claim:

@@ -168,3 +168,36 @@ def test_the_head_noun_of_a_name_by_its_initials() -> None:
     text = "INH-DILI was significantly lower in the drug A group than in the placebo group " \
         "(p = 0.01)."
     assert twins(name, text, "lower") == (1, 0)
+
+
+# ------------------------------------------------- a bare measure word, the measure last named
+
+def test_a_bare_measure_word_is_the_outcome_last_named() -> None:
+    """"Zinc level was measured weekly. The A group showed significantly lower levels than
+    the B group": "levels" with nothing of its own is the zinc level; so is "The score" of
+    a sentence that names no outcome, over a sentence between that names none either."""
+    text = ("Zinc level was measured weekly. The drug A group showed significantly lower levels "
+            "than the placebo group (p = 0.01).")
+    assert twins("zinc level", text, "lower") == (1, 0)
+    text = ("Itch score was recorded daily. It fell in both groups after a week. The score was "
+            "significantly lower in the drug A group than in the placebo group (p = 0.01).")
+    assert twins("itch score", text, "lower") == (1, 0)
+
+
+def test_a_measure_word_of_something_else_is_not_the_outcome() -> None:
+    """"lower levels of ferritin": the levels are of a thing the study does not name."""
+    text = ("Zinc level was measured weekly. The drug A group showed significantly lower levels "
+            "of ferritin than the placebo group (p = 0.01).")
+    assert twins("zinc level", text, "lower") == (1, 1)
+
+
+def test_a_measure_is_named_without_whom_it_is_taken_for() -> None:
+    """"Tear volume" names "tear volume for murine experimental dry eye": the words after
+    "for" say whom the measure is taken for; a head of one word ("need" of "need for
+    surgery") names nothing by itself."""
+    text = "Tear volume was significantly greater in the drug A group than in the placebo " \
+        "group (p = 0.01)."
+    assert twins("tear volume for murine experimental dry eye", text, "higher") == (1, 0)
+    text = "The need was significantly lower in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins("need for repeat surgery", text, "lower") == (1, 1)

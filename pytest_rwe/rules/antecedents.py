@@ -1,0 +1,71 @@
+"""The outcome a direction word with no name of its own refers back to, across sentences:
+"This was significantly lower ..." and "The A group showed lower levels than ..." after a
+sentence that named one outcome. A complement to the reader's antecedents within a sentence
+(:meth:`pytest_rwe.rules.reader.Reader._antecedent`)."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+
+from pytest_rwe.rules.analysis import Analysis
+from pytest_rwe.rules.cue_targets import GENERIC_TARGETS, argument_head
+from pytest_rwe.rules.cues import Cue
+from pytest_rwe.rules.name_index import WEAK_WORDS
+from pytest_rwe.rules.outcomes import Mention
+
+__all__ = ["measure_antecedent", "pronoun_antecedent"]
+
+Mentions = Callable[[int, int], list[Mention]]
+
+
+def pronoun_antecedent(analysis: Analysis, mentions: Mentions, cue: Cue, lo: int, s_lo: int
+                       ) -> Mention | None:
+    """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
+    the EDE group": a sentence whose subject is "this" or "it", about the one outcome the
+    sentence before named. ``mentions(lo, hi)``: the outcome mentions in a token range."""
+    tokens = analysis.tokens
+    if lo != s_lo or tokens[lo].text.lower() not in ("this", "it") or (
+            lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in GENERIC_TARGETS
+            and tokens[lo + 1].text.lower() not in ("was", "were", "is")):
+        return None  # "This difference ...": about whatever was compared, not a name
+    before = [(a, b) for a, b in analysis.sentences if b <= s_lo and b > a]
+    if not before:
+        return None
+    previous = mentions(*before[-1])
+    if len({m.outcome.key for m in previous}) != 1:
+        return None
+    return previous[-1]
+
+
+def measure_antecedent(analysis: Analysis, mentions: Mentions, sentence_los: list[int],
+                       cue: Cue, lo: int, hi: int, s_lo: int) -> Mention | None:
+    """"The mean levels of IP-10 were ... . The A group showed significantly lower levels
+    than the B group", "... . The score was significantly lower in A": a bare measure word
+    ("levels", "the score") in a sentence that names no outcome is the measure last named,
+    when the nearest sentence before that names an outcome names one only.
+    ``sentence_los``: the first token of each sentence, in order."""
+    tokens = analysis.tokens
+    sentences = analysis.sentences
+    at = bisect.bisect_left(sentence_los, s_lo)
+    s_hi = sentences[at][1] if at < len(sentences) and sentences[at][0] == s_lo else hi
+    if mentions(s_lo, s_hi):
+        return None
+    head = argument_head(tokens, cue, hi)
+    bare_argument = head is not None and head[0] in WEAK_WORDS and \
+        head[1] not in ("of", "in", "for") and not head[1][:1].isalpha()
+    # "The score was ...": the sentence's subject is the measure word alone
+    subject = lo == s_lo and lo + 2 < len(tokens) and tokens[lo].text.lower() in (
+        "the", "these") and tokens[lo + 1].norm in WEAK_WORDS and \
+        tokens[lo + 2].text.lower() in ("was", "were", "is", "are")
+    if not bare_argument and not subject:
+        return None
+    # the measure last named: the nearest of the three sentences before that names one
+    previous: list[Mention] = []
+    for a, b in reversed(sentences[max(0, at - 3):at]):
+        previous = mentions(a, b) if b > a else []
+        if previous:
+            break
+    if len({m.outcome.key for m in previous}) != 1:
+        return None
+    return previous[-1]
