@@ -232,7 +232,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         # in parentheses does not end the reach of a hedge after the cue
         after = re.sub(r"\([^()]*\)", " ", after)
         if kind in ("higher", "lower", "valence") and (
-                _negated(tokens, lo, pos) or _neither_nor_before(tokens, lo, pos, in_names)):
+                _negated(tokens, lo, pos) or _neither_nor_before(tokens, lo, pos, in_names)
+                or lexicon.NO_EVIDENCE_THAT.search(before)):
             cues.append(Cue("null", pos, pos, False))
             continue
         if kind in ("higher", "lower") and pos + 1 < hi and pos + 1 not in in_names and \

@@ -233,7 +233,8 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     steps = 0
     while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
-        if _comparison_word(tokens, pos) or _equative_as(tokens, pos) or (
+        if _comparison_word(tokens, pos) or _equative_as(tokens, pos) or \
+                _multiple_of(tokens, pos) or (
                 word in ("to", "with") and pos > 0 and tokens[
                 pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")) or (
                 word == "to" and _preferred_before(tokens, pos)):
@@ -313,6 +314,22 @@ def _equative_as(tokens: Sequence[Token], pos: int) -> bool:
         if word == "as":
             return back > 0 and (tokens[back - 1].text.lower() in _MULTIPLES
                                  or tokens[back - 1].text.lower().endswith("fold"))
+    return False
+
+
+def _multiple_of(tokens: Sequence[Token], pos: int) -> bool:
+    """The "of" of "more than twice the mortality of B", "three times the odds of B": B is
+    the compared-against side."""
+    if tokens[pos].text.lower() != "of":
+        return False
+    for back in range(pos - 2, max(-1, pos - 8), -1):
+        word = tokens[back].text.lower()
+        if word in (",", ";", ".", "(", ")", "than", "of"):
+            return False
+        if word == "the" and back > 0:
+            before = tokens[back - 1].text.lower()
+            return before in _MULTIPLES or before in ("double", "triple") or \
+                before.endswith("fold")
     return False
 
 

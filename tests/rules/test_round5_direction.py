@@ -269,3 +269,22 @@ def test_the_side_after_similar_to_is_the_compared_one() -> None:
     claims = [c for c in analyze(s, text).grounded if c.outcome is not None]
     assert [(c.direction, c.flipped) for c in claims] == [("lower", False)]
     assert direction(s, text) == 0  # p = 0.247: the reduction is not significant
+
+
+@pytest.mark.parametrize("text", [
+    "Neutropenia did not differ, and there was no evidence that drug A raised the risk of "
+    "stroke (HR 1.04, 0.97 to 1.12).",
+    "Drug A did not translate into more stroke than placebo (HR 1.04, 0.97 to 1.12).",
+])
+def test_a_negated_that_clause_or_verb_of_consequence(text: str) -> None:
+    """"no evidence that A raised X", "did not translate into more X": no difference."""
+    s = study(("stroke", "HR", "1.04 (0.97, 1.12)", "0.221"))
+    assert direction(s, text) == 1
+    assert [c.direction for c in analyze(s, text).claims if c.outcome] == ["null"]
+
+
+def test_the_of_after_a_multiple_names_the_compared_side() -> None:
+    """"had more than twice the mortality of those on placebo": those are compared against."""
+    text = ("Patients on drug A had more than twice the stroke rate of those on placebo "
+            "(HR 2.19, 95% CI 1.18-4.05).")
+    assert ratio_twins("stroke", text, higher=True, p=None) == (1, 0)
