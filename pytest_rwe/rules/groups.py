@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.compared_side import equative_as, multiple_of
 from pytest_rwe.rules.group_words import (
     GROUP_GENERIC,
     NEGATABLE,
@@ -233,8 +234,8 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     steps = 0
     while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
-        if _comparison_word(tokens, pos) or _equative_as(tokens, pos) or \
-                _multiple_of(tokens, pos) or (
+        if _comparison_word(tokens, pos) or equative_as(tokens, pos) or \
+                multiple_of(tokens, pos) or (
                 word in ("to", "with") and pos > 0 and tokens[
                 pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")) or (
                 word == "to" and _preferred_before(tokens, pos)):
@@ -296,41 +297,6 @@ def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
         pos + 1 < len(tokens) and tokens[pos + 1].start == tokens[pos].end
         and tokens[pos + 1].text != ".")
     return not glued
-
-
-_MULTIPLES = frozenset(["times", "twice", "thrice", "half", "again", "fold"])
-
-
-def _equative_as(tokens: Sequence[Token], pos: int) -> bool:
-    """The second "as" of "five times as likely to have X as B", "twice as often as B": B is
-    the compared-against side. Only after a multiple, so "as high as 40%" or "such as B"
-    name no side."""
-    if tokens[pos].text.lower() != "as":
-        return False
-    for back in range(pos - 2, max(-1, pos - 14), -1):
-        word = tokens[back].text.lower()
-        if word in (",", ";", ".", "(", ")", "than"):
-            return False
-        if word == "as":
-            return back > 0 and (tokens[back - 1].text.lower() in _MULTIPLES
-                                 or tokens[back - 1].text.lower().endswith("fold"))
-    return False
-
-
-def _multiple_of(tokens: Sequence[Token], pos: int) -> bool:
-    """The "of" of "more than twice the mortality of B", "three times the odds of B": B is
-    the compared-against side."""
-    if tokens[pos].text.lower() != "of":
-        return False
-    for back in range(pos - 2, max(-1, pos - 8), -1):
-        word = tokens[back].text.lower()
-        if word in (",", ";", ".", "(", ")", "than", "of"):
-            return False
-        if word == "the" and back > 0:
-            before = tokens[back - 1].text.lower()
-            return before in _MULTIPLES or before in ("double", "triple") or \
-                before.endswith("fold")
-    return False
 
 
 def _between_before(tokens: Sequence[Token], pos: int) -> bool:
