@@ -139,6 +139,7 @@ class Vocabulary:
     negated: tuple[str, ...] = ()  # words the control's description negates
     i_words: frozenset[str] = frozenset()  # every word of the intervention's description
     i_negated: tuple[str, ...] = ()  # words the intervention's own description negates
+    c_words: frozenset[str] = frozenset()  # every word of the control's description
 
 
 def vocabulary(study: Study) -> Vocabulary:
@@ -183,7 +184,8 @@ def vocabulary(study: Study) -> Vocabulary:
         capitals = ("", "")
     return Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side, capitals,
                        tuple(sorted(negated)), frozenset(i_words + i_abbr),
-                       tuple(sorted(_negated_words(study.picot.get("intervention")))))
+                       tuple(sorted(_negated_words(study.picot.get("intervention")))),
+                       frozenset(c_words + c_abbr))
 
 
 

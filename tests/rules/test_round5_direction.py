@@ -288,3 +288,18 @@ def test_the_of_after_a_multiple_names_the_compared_side() -> None:
     text = ("Patients on drug A had more than twice the stroke rate of those on placebo "
             "(HR 2.19, 95% CI 1.18-4.05).")
     assert ratio_twins("stroke", text, higher=True, p=None) == (1, 0)
+
+
+def test_a_direction_word_paired_with_the_other_groups_word_names_a_group() -> None:
+    """"between the reduced and standard doses": "reduced" of "reduced-dose drug A" paired
+    with "standard" of "standard-dose drug A" names the groups, not a reduction."""
+    groups = {"intervention": "Off-label reduced-dose drug A",
+              "control": "Standard-dose drug A"}
+    s = study(("stroke", "HR", "1.12 (0.73, 1.73)", "0.596"), **groups)
+    text = ("There was no significant difference between the reduced and standard doses in "
+            "stroke (HR 1.12, 95% CI 0.73-1.73, p = 0.596).")
+    assert direction(s, text) == 1
+    assert [c.direction for c in analyze(s, text).claims if c.outcome] == ["null"]
+    # unpaired, the word is a claim
+    claim = "The reduced dose reduced stroke compared with the standard dose (HR 1.12)."
+    assert [c.direction for c in analyze(s, claim).claims if c.outcome] == ["lower"]
