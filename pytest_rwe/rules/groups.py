@@ -27,6 +27,7 @@ from pytest_rwe.rules.group_words import (
     hyphen_label,
     labels_of,
     names_word,
+    paired_names,
     role_label,
     unknown_group,
     verbatim_labels,
@@ -281,27 +282,6 @@ def _compound(tokens: Sequence[Token], pos: int) -> bool:
         tokens[pos + 1].start == tokens[pos].end and tokens[pos + 2].start == tokens[pos + 1].end
 
 
-def _paired(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
-    """"between the reduced and standard doses", "high vs low scores": a word of one group's
-    name paired with a word of the other's names a group, not a direction."""
-    def own(at: int, words: Sequence[str]) -> bool:
-        return 0 <= at < len(tokens) and any(names_word(tokens[at].norm, w) for w in words)
-
-    for mine, theirs in ((vocab.i_only, sorted(vocab.c_words)),
-                         (vocab.c_only, sorted(vocab.i_words))):
-        if not own(pos, mine):
-            continue
-        if pos + 2 < len(tokens) and tokens[pos + 1].text.lower() in _PAIRING and \
-                own(pos + 2, theirs):
-            return True
-        if pos >= 2 and tokens[pos - 1].text.lower() in _PAIRING and own(pos - 2, theirs):
-            return True
-    return False
-
-
-_PAIRING = frozenset(["and", "or", "vs", "versus", "/"])
-
-
 def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
     """"than", "versus", "vs", "compared" ...; "v" only standing alone ("A v B", not the
     "V" of "S/V")."""
@@ -368,7 +348,7 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
     token = tokens[pos]
     norm, word = token.norm, token.text.lower()
     if _comparison_word(tokens, pos) or (word in _CUE_WORDS and not _compound(tokens, pos)
-                                         and not _paired(tokens, pos, vocab)):
+                                         and not paired_names(tokens, pos, vocab)):
         return None  # "compared" is not "comparator", "lowering" not a group's word here
     prev = tokens[pos - 1].text.lower() if pos else ""
     nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
