@@ -201,3 +201,15 @@ def test_a_measure_is_named_without_whom_it_is_taken_for() -> None:
     text = "The need was significantly lower in the drug A group than in the placebo group " \
         "(p = 0.01)."
     assert twins("need for repeat surgery", text, "lower") == (1, 1)
+
+
+def test_an_abbreviation_with_capitals_after_it() -> None:
+    """"EVLWST" for "extravascular lung water (EVLW)": an abbreviation of four letters or
+    more, extended by capitals saying how it was measured; a three-letter one is not
+    ("FPGABC" names nothing)."""
+    text = "EVLWST was significantly higher in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins("extravascular lung water (EVLW)", text, "higher") == (1, 0)
+    text = "FPGABC was significantly higher in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins("free plasma glucose (FPG)", text, "higher") == (1, 1)
