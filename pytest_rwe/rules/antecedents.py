@@ -6,15 +6,16 @@ sentence that named one outcome. A complement to the reader's antecedents within
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cue_targets import GENERIC_TARGETS, argument_head
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
+from pytest_rwe.rules.text import Token
 
-__all__ = ["measure_antecedent", "pronoun_antecedent"]
+__all__ = ["measure_antecedent", "pronoun_antecedent", "subject_pronoun"]
 
 Mentions = Callable[[int, int], list[Mention]]
 
@@ -69,3 +70,31 @@ def measure_antecedent(analysis: Analysis, mentions: Mentions, sentence_los: lis
     if len({m.outcome.key for m in previous}) != 1:
         return None
     return previous[-1]
+
+
+_LEADS = frozenset([",", ";", "but", "however", "and", "whereas", "while", "yet", "although"])
+_BE = frozenset(["was", "were", "is", "are", "remained", "became"])
+_AFTER_BARE = frozenset(["in", "than", "with", "among", "for", "compared", "versus", "vs",
+                         "after", "at", "during", "when", "following", "from", "and", "on"])
+_ADVERBS = frozenset(["significantly", "statistically", "also", "still", "then", "further",
+                      "markedly", "slightly", "much"])
+
+
+def subject_pronoun(tokens: Sequence[Token], lo: int, cue: int, cue_end: int) -> bool:
+    """"..., but it was significantly lower in the A group": the direction word (tokens
+    ``cue``-``cue_end``) has "it" or "they" for its subject, after a form of "to be" (and
+    adverbs), the pronoun starting the clause at ``lo`` or following a conjunction or a
+    comma, and no noun of its own after it ("it was lower doses that ..."), so it is about
+    the outcome its sentence named before."""
+    after = tokens[cue_end + 1].text.lower() if cue_end + 1 < len(tokens) else "."
+    if after[:1].isalpha() and after not in _AFTER_BARE:
+        return False
+    pos = cue - 1
+    while pos > lo and tokens[pos].text.lower() in _ADVERBS:
+        pos -= 1
+    if pos <= lo or tokens[pos].text.lower() not in _BE:
+        return False
+    pos -= 1
+    if tokens[pos].text.lower() not in ("it", "they"):
+        return False
+    return pos == lo or tokens[pos - 1].text.lower() in _LEADS

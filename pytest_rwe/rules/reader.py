@@ -12,7 +12,11 @@ from dataclasses import replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
-from pytest_rwe.rules.antecedents import measure_antecedent, pronoun_antecedent
+from pytest_rwe.rules.antecedents import (
+    measure_antecedent,
+    pronoun_antecedent,
+    subject_pronoun,
+)
 from pytest_rwe.rules.claim_parts import (
     attach,
     referred_significance,
@@ -231,6 +235,8 @@ class Reader:
             # relative pronoun is the value named, over its number and its group
             return last
         outcomes = {m.outcome.key for m in earlier}
+        if len(outcomes) == 1 and subject_pronoun(tokens, lo, cue.start, cue.end):
+            return last  # "Before induction, X was similar, but it was lower in the A group"
         if len(outcomes) == 1 and cue.start > last.positions[-1] and self._bare_change(cue, hi):
             return last  # "X increased in both groups, with a greater increase in the A group"
         head = argument_head(tokens, cue, hi)

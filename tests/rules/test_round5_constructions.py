@@ -201,3 +201,38 @@ def test_a_measure_is_named_without_whom_it_is_taken_for() -> None:
     text = "The need was significantly lower in the drug A group than in the placebo group " \
         "(p = 0.01)."
     assert twins("need for repeat surgery", text, "lower") == (1, 1)
+
+
+def test_an_abbreviation_with_capitals_after_it() -> None:
+    """"EVLWST" for "extravascular lung water (EVLW)": an abbreviation of four letters or
+    more, extended by capitals saying how it was measured; a three-letter one is not
+    ("FPGABC" names nothing)."""
+    text = "EVLWST was significantly higher in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins("extravascular lung water (EVLW)", text, "higher") == (1, 0)
+    text = "FPGABC was significantly higher in the drug A group than in the placebo group " \
+        "(p = 0.01)."
+    assert twins("free plasma glucose (FPG)", text, "higher") == (1, 1)
+
+
+def test_it_or_they_as_the_subject_of_a_later_clause() -> None:
+    """"X did not differ between A and B; however, they were significantly lower in the A
+    group than in the B group": "they" is the outcome the sentence named; "it" alike."""
+    text = ("Zinc level was measured weekly, and it was significantly lower in the drug A group "
+            "than in the placebo group (p = 0.01).")
+    assert twins("zinc level", text, "lower") == (1, 0)
+    text = ("Zinc level was measured weekly; however, they were significantly lower in the drug "
+            "A group than in the placebo group (p = 0.01).")
+    assert twins("zinc level", text, "lower") == (1, 0)
+    from pytest_rwe.rules.antecedents import subject_pronoun
+    from pytest_rwe.rules.text import tokenize
+
+    def reads(clause: str) -> bool:
+        tokens = tokenize(clause)
+        cue = next(i for i, t in enumerate(tokens) if t.text == "lower")
+        return subject_pronoun(tokens, 0, cue, cue)
+
+    assert reads("but it was significantly lower in the A group")
+    assert not reads("but it was lower doses that the A group got")  # a noun of its own
+    assert not reads("but the dose was lower in the A group")  # no pronoun subject
+    assert not reads("so that it lower")  # no form of "to be"
