@@ -303,3 +303,36 @@ def test_a_direction_word_paired_with_the_other_groups_word_names_a_group() -> N
     # unpaired, the word is a claim
     claim = "The reduced dose reduced stroke compared with the standard dose (HR 1.12)."
     assert [c.direction for c in analyze(s, claim).claims if c.outcome] == ["lower"]
+
+
+def test_a_verdict_with_no_outcome_and_a_subject_of_its_own() -> None:
+    """"People without a prescription for A did worse than those given it": "did worse"
+    names no outcome (not the "stroke" of the subject's description); "patients sent home on
+    the drug had a lower risk of death": the clause names its own subject, so the group of
+    the sentence before (the control) is not carried over to it."""
+    s = study(("stroke", "HR", "0.94 (0.80, 1.10)", "0.40"),
+              ("death", "HR", "0.69 (0.60, 0.79)", "0.001"),
+              intervention="Valsartan prescription at discharge",
+              control="No valsartan prescription at discharge")
+    text = ("Older people leaving hospital after stroke without a prescription for valsartan "
+            "did worse than those who were given it. After weighting, patients sent home on "
+            "the drug had a lower risk of death (HR 0.69, p < 0.001).")
+    assert direction(s, text) == 1
+    claims = [c for c in analyze(s, text).claims if c.outcome is not None]
+    assert not [c for c in claims if c.flipped or c.valence]
+    # "did better on X" names its outcome
+    on = "Those given valsartan did better on stroke than those without it."
+    assert [c.valence for c in analyze(s, on).claims if c.outcome] == [True]
+
+
+def test_a_subject_group_not_named_is_no_side() -> None:
+    """"Patients on the older drugs were more often diagnosed with X": the clause's subject
+    is a group described by words that name neither group, so its side is unknown (not the
+    intervention by convention)."""
+    s = study(("stroke", "HR", "0.62 (0.51, 0.76)", "0.001"), intervention="sacubitril",
+              control="ACE inhibitor")
+    text = ("This study followed adults for three years. Patients on the older drugs were also "
+            "more often diagnosed with stroke.")
+    assert direction(s, text) == 1
+    assert not [c for c in analyze(s, text).grounded if c.outcome is not None
+                and c.direction in ("higher", "lower")]
