@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.non_claims import states_no_claim
 from pytest_rwe.rules.sizes import BIGGER as _BIGGER
 from pytest_rwe.rules.sizes import SHAPES as _SHAPES
 from pytest_rwe.rules.sizes import SMALLER as _SMALLER
@@ -201,9 +202,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if word == "longer" and pos > lo and tokens[pos - 1].text.lower() in lexicon.LIVED:
             cues.append(Cue("valence", pos - 1, pos, None))  # "lived longer": better survival
             continue
-        if word in ("worse", "better") and pos > lo and tokens[pos - 1].text.lower() in _DID \
-                and (pos + 1 >= hi or tokens[pos + 1].text.lower() not in _ON_WHAT):
-            continue  # "those without X did worse than those given it": no outcome is named
+        if states_no_claim(tokens, pos, lo, hi):
+            continue  # "visual impairment": a condition; "did worse": no outcome named
         if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or \
                 lexicon.DEFINITION.search(text, span.start, tokens[pos].start):
             continue
@@ -330,8 +330,6 @@ def _compared_degree(tokens: Sequence[Token], pos: int, lo: int, hi: int) -> str
     return kind if ahead & {"than", "compared"} else None
 
 
-_DID = words("did do does doing done fared fare fares faring")
-_ON_WHAT = words("on in for regarding with at")
 _UP_EXTRA = words("fold twice double doubling twofold threefold tripling")
 _DOWN_EXTRA = words("half halving")
 _DIFFER = re.compile(r"^(?:differ|differed|differs|differing|different|difference|differences|"

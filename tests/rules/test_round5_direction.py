@@ -336,3 +336,14 @@ def test_a_subject_group_not_named_is_no_side() -> None:
     assert direction(s, text) == 1
     assert not [c for c in analyze(s, text).grounded if c.outcome is not None
                 and c.direction in ("higher", "lower")]
+
+
+def test_an_adjective_before_impairment_names_a_condition() -> None:
+    """"a higher likelihood of presenting bilateral visual impairment": "visual impairment"
+    is the condition, not a worsening; "higher" is the claim."""
+    text = ("Drug A was associated with a significantly higher likelihood of presenting "
+            "bilateral visual impairment than placebo (OR 1.33, 0.96-1.92, p = 0.082).")
+    s = study(("presenting bilateral VI or blindness", "OR", "1.33 (0.96, 1.92)", "0.082"))
+    assert direction(s, text) == 0  # called significant, p = 0.082
+    assert not [c for c in analyze(s, text).claims if c.cue is not None
+                and c.cue.quote == "impairment"]
