@@ -251,3 +251,9 @@ def test_a_change_in_one_group_but_not_in_the_other() -> None:
     text = ("Zinc level rose significantly from baseline in the drug A group (p < 0.01) and "
             "in the placebo group.")
     assert twins("zinc level", text, "higher") == (1, 1)
+    text = ("Zinc level rose significantly from baseline in the drug A group (p < 0.01), while "
+            "in the placebo group it remained stable.")
+    assert twins("zinc level", text, "higher") == (1, 0)
+    text = ("Zinc level rose significantly from baseline in the drug A group (p < 0.01), while "
+            "in the placebo group it rose too.")
+    assert twins("zinc level", text, "higher") == (1, 1)
