@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cue_targets import GENERIC_TARGETS, argument_head
 from pytest_rwe.rules.cues import Cue
+from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.text import Token
 
-__all__ = ["measure_antecedent", "pronoun_antecedent", "subject_pronoun"]
+__all__ = ["contrasted_change", "measure_antecedent", "pronoun_antecedent", "subject_pronoun"]
 
 Mentions = Callable[[int, int], list[Mention]]
 
@@ -98,3 +99,45 @@ def subject_pronoun(tokens: Sequence[Token], lo: int, cue: int, cue_end: int) ->
     if tokens[pos].text.lower() not in ("it", "they"):
         return False
     return pos == lo or tokens[pos - 1].text.lower() in _LEADS
+
+
+_BUT_NOT_GLUE = frozenset(["in", "with", "among", "for", "on", "the", "those"])
+_CONTRAST = frozenset(["whereas", "while"])
+_UNCHANGED = frozenset(["no", "not", "unchanged", "remained", "stable", "neither", "nor"])
+
+
+def _unchanged_after_contrast(tokens: Sequence[Token], ref: GroupRef) -> bool:
+    """"..., whereas no increase was observed in the B group", "while in group B it remained
+    stable": the group of a clause led by "whereas" or "while" that says it did not change."""
+    start = next((p for p in range(ref.position - 1, max(-1, ref.position - 9), -1)
+                  if tokens[p].text.lower() in _CONTRAST), None)
+    if start is None:
+        return False
+    end = min(len(tokens), max(ref.end, ref.position) + 8)
+    stretch = [t.text.lower() for t in tokens[start + 1:end]]
+    stop = next((i for i, w in enumerate(stretch) if w in (";", ".")), len(stretch))
+    return any(w in _UNCHANGED for w in stretch[:stop])
+
+
+def contrasted_change(tokens: Sequence[Token], refs: Sequence[GroupRef]) -> str | None:
+    """"X rose significantly from baseline in the A group, but not in the B group": a change
+    within one group set against the other by "but not" (or by "whereas" with a clause that
+    says the other did not change); the group that had the change
+    ("intervention" or "control"), or None. ``refs``: the sentence's group references; every
+    one but the contrasted must name the other group."""
+    contrasted = []
+    for ref in refs:
+        pos = ref.position - 1
+        while pos >= 0 and ref.position - pos <= 3 and tokens[pos].text.lower() in _BUT_NOT_GLUE:
+            pos -= 1
+        but_not = pos >= 1 and tokens[pos].text.lower() == "not" and \
+            tokens[pos - 1].text.lower() == "but"
+        if but_not or _unchanged_after_contrast(tokens, ref):
+            contrasted.append(ref)
+    if len(contrasted) != 1 or contrasted[0].group not in ("intervention", "control"):
+        return None
+    others = {r.group for r in refs if r is not contrasted[0]}
+    if len(others) != 1 or others == {contrasted[0].group} or \
+            not others <= {"intervention", "control"}:
+        return None
+    return others.pop()

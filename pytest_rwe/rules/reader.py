@@ -13,6 +13,7 @@ from dataclasses import replace
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.antecedents import (
+    contrasted_change,
     measure_antecedent,
     pronoun_antecedent,
     subject_pronoun,
@@ -365,12 +366,15 @@ class Reader:
                          False, baseline, cue.hedged, valence=cue.kind == "valence",
                          grounded=cue.kind == "differ",
                          reason="" if cue.kind == "differ" else "a difference without a side")
-        if self._within_one_group(cue, lo, hi, refs):
+        # "X rose from baseline in A, but not in B": the change within A sets A against B
+        changed = contrasted_change(tokens, self._refs(*analysis.sentence_of(span.start))) \
+            if self._within_one_group(cue, lo, hi, refs) else ""
+        if changed is None:
             return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
                          baseline, cue.hedged, grounded=False,
                          reason="a change within one group, not a comparison")
-        side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design,
-                           self._between(cue))
+        side = Side(changed, True) if changed else orientation(
+            tokens, refs, cue, lo, hi, self.topic, self.study.design, self._between(cue))
         if side.reason == UNKNOWN_GROUP:
             side = self._other_side(lo) or side
         if side.group in ("intervention", "control") and side.explicit:

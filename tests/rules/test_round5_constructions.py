@@ -236,3 +236,24 @@ def test_it_or_they_as_the_subject_of_a_later_clause() -> None:
     assert not reads("but it was lower doses that the A group got")  # a noun of its own
     assert not reads("but the dose was lower in the A group")  # no pronoun subject
     assert not reads("so that it lower")  # no form of "to be"
+
+
+def test_a_change_in_one_group_but_not_in_the_other() -> None:
+    """"X rose from baseline in the A group, but not in the B group": the change within one
+    group, set against the other by "but not", says which group's X is higher; without
+    "but not" it stays a change within each group."""
+    text = ("Zinc level rose significantly from baseline in the drug A group (p < 0.01), but "
+            "not in the placebo group.")
+    assert twins("zinc level", text, "higher") == (1, 0)
+    text = ("Zinc level rose significantly from baseline in the placebo group (p < 0.01), but "
+            "not in the drug A group.")
+    assert twins("zinc level", text, "lower") == (1, 0)
+    text = ("Zinc level rose significantly from baseline in the drug A group (p < 0.01) and "
+            "in the placebo group.")
+    assert twins("zinc level", text, "higher") == (1, 1)
+    text = ("Zinc level rose significantly from baseline in the drug A group (p < 0.01), while "
+            "in the placebo group it remained stable.")
+    assert twins("zinc level", text, "higher") == (1, 0)
+    text = ("Zinc level rose significantly from baseline in the drug A group (p < 0.01), while "
+            "in the placebo group it rose too.")
+    assert twins("zinc level", text, "higher") == (1, 1)
