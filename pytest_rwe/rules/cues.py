@@ -179,6 +179,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue  # a name's own words ("neither A nor B" as a group's name)
         cues.append(Cue("null", first, last, False))
         taken |= set(range(first, last + 1))
+    # "was defined as": once per clause, not once per word (the end of its first match)
+    definition = lexicon.DEFINITION.search(text, span.start, span.end)
+    defined_at = definition.end() if definition is not None else None
     for pos in range(lo, hi):
         if pos in taken or pos in in_names or pos in absorbed:
             continue
@@ -204,8 +207,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue
         if states_no_claim(tokens, pos, lo, hi):
             continue  # "visual impairment": a condition; "did worse": no outcome named
-        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or \
-                lexicon.DEFINITION.search(text, span.start, tokens[pos].start):
+        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or (
+                defined_at is not None and defined_at <= tokens[pos].start):
             continue
         if word in ("least", "most", "increased", "higher", "high", "lower", "greater") and \
                 _at_before(tokens, lo, pos):
