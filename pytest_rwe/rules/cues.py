@@ -172,6 +172,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     cues: list[Cue] = []
     taken: set[int] = set()
     changes, absorbed = _compositions(tokens, lo, hi, in_names)
+    defined = lexicon.DEFINITION.search(text, span.start, span.end)
+    definition = defined.end() if defined is not None else span.end + 1  # no cue after it
     sized_excesses(tokens, lo, hi, in_names, changes, absorbed)
     for match in lexicon.NULL_PHRASE.finditer(text, span.start, span.end):
         first, last = _span_tokens(tokens, match.start(), match.end(), lo, hi)
@@ -205,7 +207,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if states_no_claim(tokens, pos, lo, hi):
             continue  # "visual impairment": a condition; "did worse": no outcome named
         if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or \
-                lexicon.DEFINITION.search(text, span.start, tokens[pos].start):
+                tokens[pos].start >= definition:
             continue
         if word in ("least", "most", "increased", "higher", "high", "lower", "greater") and \
                 _at_before(tokens, lo, pos):
