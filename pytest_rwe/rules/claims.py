@@ -69,7 +69,7 @@ def analyze(study: Study, text: str) -> Analysis:
                              [(lo, hi) for lo, hi, _ in clause_ranges])
     kept = _without_components(tokens, mentions)
     # a component's words stay part of a name: "cognitive decline" states no decline
-    kept_ids = {id(m) for m in kept}  # by identity: a list's "in" is quadratic in names
+    kept_ids = {id(m) for m in kept}
     components = {p for m in mentions if id(m) not in kept_ids for p in m.positions}
     mentions = kept
     in_names = {p for m in mentions for p in m.positions} | components

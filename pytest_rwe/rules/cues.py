@@ -172,6 +172,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     cues: list[Cue] = []
     taken: set[int] = set()
     changes, absorbed = _compositions(tokens, lo, hi, in_names)
+    defined = lexicon.DEFINITION.search(text, span.start, span.end)
+    definition = defined.end() if defined is not None else span.end + 1  # no cue after it
     sized_excesses(tokens, lo, hi, in_names, changes, absorbed)
     for match in lexicon.NULL_PHRASE.finditer(text, span.start, span.end):
         first, last = _span_tokens(tokens, match.start(), match.end(), lo, hi)
@@ -179,9 +181,6 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue  # a name's own words ("neither A nor B" as a group's name)
         cues.append(Cue("null", first, last, False))
         taken |= set(range(first, last + 1))
-    # "was defined as": once per clause, not once per word (the end of its first match)
-    definition = lexicon.DEFINITION.search(text, span.start, span.end)
-    defined_at = definition.end() if definition is not None else None
     for pos in range(lo, hi):
         if pos in taken or pos in in_names or pos in absorbed:
             continue
@@ -207,8 +206,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue
         if states_no_claim(tokens, pos, lo, hi):
             continue  # "visual impairment": a condition; "did worse": no outcome named
-        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or (
-                defined_at is not None and defined_at <= tokens[pos].start):
+        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or \
+                tokens[pos].start >= definition:
             continue
         if word in ("least", "most", "increased", "higher", "high", "lower", "greater") and \
                 _at_before(tokens, lo, pos):

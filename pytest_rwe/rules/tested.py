@@ -6,6 +6,7 @@ one)."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 
 from pytest_rwe.rules import lexicon
@@ -21,10 +22,12 @@ def tested_next(analysis: Analysis, s_hi: int,
     """What the sentence after the one ending at token ``s_hi`` says of a test, when it
     names no outcome (``mentions``: the outcome names in a token range): "significant",
     "tested" (not significant, or a bare p-value), or None (no test, or another outcome)."""
-    after = [(a, b) for a, b in analysis.sentences if a >= s_hi and b > a]
-    if not after:
+    # sentences are in text order: the first one from s_hi on, by bisection
+    at = bisect.bisect_left(analysis.sentences, (s_hi, -1))
+    after = next(((a, b) for a, b in analysis.sentences[at:at + 3] if b > a), None)
+    if after is None:
         return None
-    lo, hi = after[0]
+    lo, hi = after
     tokens = analysis.tokens
     text = analysis.text[tokens[lo].start:tokens[hi - 1].end]
     if mentions(lo, hi) or not says_significance(text):
