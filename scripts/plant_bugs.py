@@ -194,7 +194,7 @@ MUTANTS = (
     Mutant("unknown_is_other", R + "group_values.py",
            "if len(named) != 1 or len(unknown) != 1 or len(refs) != 2:", "if True:",
            '"75% of the surgery group vs 27.3% of the NSM group" unread'),
-    Mutant("this_is_the_outcome", R + "reader.py",
+    Mutant("this_is_the_outcome", R + "antecedents.py",
            'if lo != s_lo or tokens[lo].text.lower() not in ("this", "it")', "if True",
            '"This was significantly lower" no longer about the outcome just named'),
     Mutant("but_not", R + "groups.py", '        return True, False  # "Telmisartan, but not',

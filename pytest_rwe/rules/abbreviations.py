@@ -45,3 +45,15 @@ def acronym(text: str) -> str:
     return "".join(w[0].lower() for w in words if w.lower() not in _ACRONYM_STOP)
 
 
+_KEPT_IN_INITIALS = words("of and")
+
+
+def initialisms(text: str) -> set[str]:
+    """The ways a phrase is written by its initials: its content words' ("pregnancy-induced
+    hypertension" -> "pih"), and with "of" and "and" kept ("quality of life" -> "qol")."""
+    words = re.findall(r"[^\W\d_][\w']*", re.sub(r"\([^)]*\)", " ", text))
+    kept = "".join(w[0].lower() for w in words
+                   if w.lower() not in _ACRONYM_STOP or w.lower() in _KEPT_IN_INITIALS)
+    return {acronym(text), kept}
+
+

@@ -14,6 +14,7 @@ and never judged.
 from __future__ import annotations
 
 import bisect
+import re
 
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.groups import find_group_refs
@@ -66,15 +67,19 @@ def analyze(study: Study, text: str) -> Analysis:
     mentions = find_mentions(study, index, facts, text, tokens,
                              [r for r in sentence_ranges if r[1] > r[0]],
                              [(lo, hi) for lo, hi, _ in clause_ranges])
-    mentions = _without_components(tokens, mentions)
-    in_names = {p for m in mentions for p in m.positions}
+    kept = _without_components(tokens, mentions)
+    # a component's words stay part of a name: "cognitive decline" states no decline
+    kept_ids = {id(m) for m in kept}
+    components = {p for m in mentions if id(m) not in kept_ids for p in m.positions}
+    mentions = kept
+    in_names = {p for m in mentions for p in m.positions} | components
     groups = defined_labels(tokens, find_group_refs(study, text, tokens, in_names))
     # a word of a group's description written out ("telephone consultation") names the group
     # there, not the outcome it shares the word with ("mean consultation time")
     in_verbatim = {p for g in groups if g.verbatim for p in range(g.position, g.end + 1)}
     if in_verbatim:
         mentions = [m for m in mentions if not set(m.positions) <= in_verbatim]
-        in_names = {p for m in mentions for p in m.positions}
+        in_names = {p for m in mentions for p in m.positions} | components
     analysis = Analysis(text, tokens, sentence_ranges, clause_ranges, mentions, groups, [],
                         facts, starts,
                         [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
@@ -98,6 +103,8 @@ def _without_components(tokens: list[Token], mentions: list[Mention]) -> list[Me
     out: list[Mention] = []
     listing = -1  # the token where a list of components ends
     named = {p for m in mentions for p in m.positions}
+    composites = {p for m in mentions if _COMPOSITE & {tokens[q].text.lower() for q in
+                                                      m.positions} for p in m.positions}
     for mention in mentions:
         first = mention.positions[0]
         if first <= listing:
@@ -107,8 +114,68 @@ def _without_components(tokens: list[Token], mentions: list[Mention]) -> list[Me
         if _after_composite(tokens, first, named):
             listing = _list_end(tokens, first)
             continue
+        closing = _composite_brackets(tokens, first, named, composites)
+        if closing is None:
+            closing = _listed_together(tokens, first, named)
+        if closing is not None:
+            listing = closing
+            continue
         out.append(mention)
     return out
+
+
+def _list_start(tokens: list[Token], first: int, named: set[int]) -> int:
+    """Where a list of names "A, B or C" that holds ``first`` begins."""
+    start = first
+    for back in range(first - 1, max(-1, first - 30), -1):
+        if back in named:
+            start = back
+        elif tokens[back].text.lower() not in (",", "or", "and", "/"):
+            break
+    return start
+
+
+def _composite_brackets(tokens: list[Token], first: int, named: set[int],
+                        composites: set[int]) -> int | None:
+    """"the composite neurocognitive outcome (cognitive decline, dementia or Alzheimer's
+    disease)": names in a bracket right after a composite's name are its components. The
+    position of the closing bracket, or None."""
+    start = _list_start(tokens, first, named)
+    if start < 2 or tokens[start - 1].text != "(" or not (
+            start - 2 in composites or (tokens[start - 2].text.lower() in _COMPONENT_HEADS
+                                        and start - 3 in composites)):
+        return None
+    for pos in range(first, min(len(tokens), first + 30)):
+        if tokens[pos].text == ")":
+            return pos
+        if tokens[pos].text in ("(", ";", ".", ":"):
+            return None
+    return None
+
+
+_COMPONENT_HEADS = words("outcome outcomes endpoint endpoints end-point")
+_TOGETHER = re.compile(r"^\W{0,3}(?:taken\s+together|together|combined|as\s+a\s+composite)"
+                       r"\b", re.IGNORECASE)
+
+
+def _listed_together(tokens: list[Token], first: int, named: set[int]) -> int | None:
+    """"less likely to have X, Y or Z (taken together)": names listed and then said to be
+    taken together describe one composite, not a claim about each; the list's last token."""
+    pos = first
+    names = 0
+    while pos < min(len(tokens), first + 40):
+        if pos in named:
+            if pos == first or pos - 1 not in named:
+                names += 1
+        elif tokens[pos].text.lower() not in (",", "or", "and", "/"):
+            break
+        pos += 1
+    if pos >= len(tokens) or names + (first - _list_start(tokens, first, named) > 0) < 2:
+        return None
+    rest = " ".join(t.text for t in tokens[pos:pos + 5])
+    if (tokens[pos].text == "(" and _TOGETHER.match(rest[1:])) or _TOGETHER.match(rest):
+        return pos
+    return None
 
 
 def _after_composite(tokens: list[Token], first: int, named: set[int]) -> bool:

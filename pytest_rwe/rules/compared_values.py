@@ -22,7 +22,8 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token, outside_brackets
 
-__all__ = ["compared_values", "contrasted_values", "first_pair", "first_values", "listed_values"]
+__all__ = ["compared_values", "contrasted_values", "first_pair", "first_values", "listed_values",
+           "ordered_values", "parallel_values"]
 
 _MARKERS = words("compared versus vs vs. against")
 # words after which a number is not a group's value: a p-value, a statistic, a bound, a size
@@ -36,15 +37,17 @@ _UNIT_OR_GLUE = words("% mg kg g ml l dl mm cm cm2 s min mins h hours days weeks
                       "of in for with among")
 
 
-def _value(tokens: Sequence[Token], pos: int) -> tuple[float, bool] | None:
+def _value(tokens: Sequence[Token], pos: int, opening: bool = False
+           ) -> tuple[float, bool] | None:
     """The number at ``pos`` as (value, is a percentage), or None for a number that is no
-    group's value ("p = 0.02", "OR 2.1", "n = 40", a year)."""
+    group's value ("p = 0.02", "OR 2.1", "n = 40", a year). ``opening``: a number just
+    inside a bracket is a value too ("(83.7% versus 64.3%)")."""
     token = tokens[pos]
     if not token.is_number:
         return None
     prev = tokens[pos - 1].text.lower() if pos else ""
     achieved = prev == "by" and pos >= 2 and tokens[pos - 2].text.lower() in _ACHIEVED
-    if (prev in _NOT_A_VALUE_AFTER and not achieved) or prev in ("(", "["):
+    if (prev in _NOT_A_VALUE_AFTER and not achieved) or (prev in ("(", "[") and not opening):
         return None  # "by day 28", "increased by 4.7": a time or a change; "achieved by 80%"
     try:
         value = float(token.norm)
@@ -55,6 +58,10 @@ def _value(tokens: Sequence[Token], pos: int) -> tuple[float, bool] | None:
     nxt = tokens[pos + 1].text if pos + 1 < len(tokens) else ""
     if nxt == "/" and pos + 2 < len(tokens) and tokens[pos + 2].is_number:
         total = float(tokens[pos + 2].norm or 0) if tokens[pos + 2].norm else 0.0
+        return (100.0 * value / total, True) if total > 0 else None
+    if nxt.lower() == "out" and pos + 3 < len(tokens) and tokens[pos + 2].text.lower() == "of" \
+            and tokens[pos + 3].is_number and tokens[pos + 3].norm:
+        total = float(tokens[pos + 3].norm)  # "19 out of 70": a share, like "19/70"
         return (100.0 * value / total, True) if total > 0 else None
     if prev in ("-", "\u2212") and pos >= 2 and not tokens[pos - 2].is_number:
         value = -value
@@ -76,7 +83,9 @@ def _before(tokens: Sequence[Token], marker: int, lo: int, skip: set[int]) -> in
         elif depth:
             continue
         elif tokens[pos].is_number:
-            return pos if _value(tokens, pos) is not None else None
+            # a bracket opening before it holds the comparison word too ("(24 patients in
+            # the A group versus 48 in the B group)"): the number is a value, not an aside
+            return pos if _value(tokens, pos, opening=True) is not None else None
         elif text not in _UNIT_OR_GLUE and text not in lexicon.ARGUMENT_LEAD and text != ",":
             return None
     return None
@@ -117,7 +126,7 @@ def compared_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
     if len(subject) != 1 or len(compared) != 1 or subject == compared or \
             not subject | compared <= {"intervention", "control"}:
         return None
-    left, right = _value(tokens, left_at), _value(tokens, right_at)
+    left, right = _value(tokens, left_at, opening=True), _value(tokens, right_at)
     if left is None or right is None or left[1] != right[1] or left[0] == right[0]:
         return None
     if subject == {"intervention"}:
@@ -125,6 +134,124 @@ def compared_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
     else:
         i_value, c_value, i_at, c_at = right[0], left[0], right_at, left_at
     return GroupValues(i_value, c_value, left_at, right_at, i_at, c_at)
+
+
+def _half_value(tokens: Sequence[Token], start: int, end: int, skip: set[int]) -> int | None:
+    """The first group value in ``start``-``end`` outside brackets, over the words of group
+    names (``skip``) and SDs; a p-value or a statistic ends the search."""
+    for pos in outside_brackets(tokens, start, end):
+        if pos in skip:
+            continue
+        text = tokens[pos].text.lower()
+        if text in ("p", "ci", "or", "hr", "rr"):
+            return None
+        if tokens[pos].is_number and (pos == 0 or tokens[pos - 1].text != "±") and \
+                _value(tokens, pos) is not None:
+            return pos
+    return None
+
+
+def parallel_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int,
+                    names: set[int]) -> GroupValues | None:
+    """Two halves of a clause set against each other by one comparison word, each naming one
+    group and its value, in the same order: "19 out of 70 (27%) patients had X in the A group
+    as compared to 1 out of 88 (1%) in the B group", "33% of patients had X at week 12 in the
+    A group compared with 11% in the B group". The value of the half after the word stands
+    before its group or after it; the half before the word is read the same way (its first
+    value before its group, or its first value after it). A complement to
+    :func:`compared_values`, which takes the value just before the word. Never when a half
+    has values on both sides of its group, nor in a "respectively" list; ``names``: the tokens
+    of outcome names, whose numbers are no values ("a 70% reduction in X")."""
+    markers = [p for p in range(lo, hi) if tokens[p].text.lower() in _MARKERS]
+    if len(markers) != 1 or any(tokens[p].text.lower() == "respectively" for p in range(lo, hi)):
+        return None
+    marker = markers[0]
+    left = [r for r in refs if lo <= r.position < marker and not r.between]
+    right = [r for r in refs if marker < r.position < hi and not r.between]
+    if not left or not right or len({r.group for r in left}) != 1 or \
+            left[0].group == right[0].group or \
+            not {left[0].group, right[0].group} <= {"intervention", "control"}:
+        return None
+    skip = names | {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
+    right_ref = right[0]
+    right_end = right[1].position if len(right) > 1 else hi
+    right_at = _half_value(tokens, marker + 1, right_end, skip)
+    if right_at is None:
+        return None
+    left_end = max(max(r.end, r.position) for r in left) + 1
+    if right_at < right_ref.position:  # "... compared to 1 out of 88 in the B group"
+        if any(tokens[p].is_number for p in outside_brackets(tokens, left_end, marker)):
+            return None  # "X in the A group at 86.7%": which one is the group's is not said
+        left_at = _half_value(tokens, lo, left[0].position, skip)
+    else:  # "... versus the B group, 12%"
+        left_at = _half_value(tokens, left_end, marker, skip)
+    if left_at is None:
+        return None
+    first, second = _value(tokens, left_at), _value(tokens, right_at)
+    if first is None or second is None or first[1] != second[1] or first[0] == second[0]:
+        return None
+    if left[0].group == "intervention":
+        return GroupValues(first[0], second[0], left_at, right_at, left_at, right_at)
+    return GroupValues(second[0], first[0], left_at, right_at, right_at, left_at)
+
+
+def _pair_at(tokens: Sequence[Token], marker: int, hi: int) -> tuple[int, int] | None:
+    """The values "a versus b" around ``marker``: the number just before it (over units) and
+    the one just after it, brackets opening before the first allowed."""
+    left = next((p for p in range(marker - 1, max(-1, marker - 4), -1) if tokens[p].is_number),
+                None)
+    if left is None or any(tokens[p].text.lower() not in _UNIT_OR_GLUE
+                           for p in range(left + 1, marker)):
+        return None
+    if left >= 2 and tokens[left - 1].text in ("±", "+/-") and tokens[left - 2].is_number:
+        left -= 2  # "702.91 ± 246.03 vs. 348.3": the mean, not its SD
+    right = _after(tokens, marker, hi)
+    if right is None and marker + 1 < hi and tokens[marker + 1].is_number:
+        right = marker + 1
+    return (left, right) if right is not None else None
+
+
+def ordered_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int
+                   ) -> GroupValues | None:
+    """Two groups named in an order, and then two values set against each other in the same
+    order: "X for A versus B were 4 versus 5.5", "X between the A group and the B group
+    (83.7% versus 64.3%, p = 0.014)", "A outperformed B in X (median 24.5 vs. 10)". The
+    groups are the two sides of the first comparison word, the two of "between ... and ...",
+    or the only two named before the values, the first not a compared-against side ("compared
+    with B, A ...": whose value comes first is not said); the values are the two sides of the
+    next comparison word, and come after both groups."""
+    markers = [p for p in range(lo, hi) if tokens[p].text.lower() in _MARKERS]
+    between = [r for r in refs if r.between]
+    named = [r for r in refs if r.position < (markers[0] if markers else lo)]
+    if len(between) == 2 and len(markers) == 1:
+        first, second = between
+        values_at = markers[0]
+    elif len(markers) == 1 and not between and len(named) == 2 and not named[0].comparison:
+        first, second = named  # "A outperformed B ... (24.5 vs. 10)"
+        values_at = markers[0]
+    elif len(markers) == 2 and not between:
+        before = [r for r in refs if r.position < markers[0]]
+        after = [r for r in refs if markers[0] < r.position < markers[1]]
+        if not before or len(after) != 1 or \
+                max(before[-1].end, before[-1].position) < markers[0] - 2 or \
+                after[0].position > markers[0] + 2:
+            return None  # "A versus B": the groups stand right beside the word
+        first, second = before[-1], after[0]
+        values_at = markers[1]
+    else:
+        return None
+    if first.group == second.group or not {first.group, second.group} <= {"intervention",
+                                                                          "control"}:
+        return None
+    pair = _pair_at(tokens, values_at, hi)
+    if pair is None or pair[0] <= max(second.end, second.position):
+        return None
+    a, b = _value(tokens, pair[0], opening=True), _value(tokens, pair[1], opening=True)
+    if a is None or b is None or a[1] != b[1] or a[0] == b[0]:
+        return None
+    if first.group == "intervention":
+        return GroupValues(a[0], b[0], pair[0], pair[1], pair[0], pair[1])
+    return GroupValues(b[0], a[0], pair[0], pair[1], pair[1], pair[0])
 
 
 _CONTRAST = words("whereas while")

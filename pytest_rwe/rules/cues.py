@@ -12,6 +12,11 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.non_claims import states_no_claim
+from pytest_rwe.rules.sizes import BIGGER as _BIGGER
+from pytest_rwe.rules.sizes import SHAPES as _SHAPES
+from pytest_rwe.rules.sizes import SMALLER as _SMALLER
+from pytest_rwe.rules.sizes import quantity_before, sized_excesses
 from pytest_rwe.rules.text import Span, Token
 
 
@@ -63,10 +68,9 @@ _RISING = words("rose risen rise rises rising increase increased increases incre
 _FALLING = words("fell fall falls falling decline declined declines declining decrease "
                  "decreased decreases decreasing drop dropped drops dropping loss losses "
                  "deterioration deteriorated reduced reduce reduces reducing lowered lowers")
+_RATES = {"slower": False, "faster": True, "quicker": True, "steeper": True}
 _DEGREE = words("significantly much far slightly considerably markedly substantially somewhat "
                 "statistically")
-_SHAPES = words("steep steeper rapid rapidly sharp sharper pronounced marked substantial large "
-                "big small fast faster slow slower annual yearly overall mean average")
 
 
 def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
@@ -105,12 +109,19 @@ def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
             absorbed.add(ahead)
             continue
         back = pos - 1
+        rate = None  # "slower eGFR decline": a slower fall is a smaller one
         while back >= lo and (tokens[back].text.lower() in _SHAPES or back in in_names):
+            if tokens[back].text.lower() in _RATES and rate is None and back not in in_names:
+                rate = back
             back -= 1
         if back >= lo and back < pos - 1 and tokens[back].text.lower() in _SMALLER | _BIGGER:
             bigger = tokens[back].text.lower() in _BIGGER
             kinds[pos] = "higher" if rising == bigger else "lower"
             absorbed.add(back)
+        elif rate is not None:
+            bigger = _RATES[tokens[rate].text.lower()]
+            kinds[pos] = "higher" if rising == bigger else "lower"
+            absorbed.add(rate)
     return kinds, absorbed
 
 
@@ -161,6 +172,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     cues: list[Cue] = []
     taken: set[int] = set()
     changes, absorbed = _compositions(tokens, lo, hi, in_names)
+    defined = lexicon.DEFINITION.search(text, span.start, span.end)
+    definition = defined.end() if defined is not None else span.end + 1  # no cue after it
+    sized_excesses(tokens, lo, hi, in_names, changes, absorbed)
     for match in lexicon.NULL_PHRASE.finditer(text, span.start, span.end):
         first, last = _span_tokens(tokens, match.start(), match.end(), lo, hi)
         if first > last or all(p in in_names for p in range(first, last + 1)):
@@ -175,9 +189,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if kind is None:
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
-                pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and (
-                tokens[pos - 2].is_number or tokens[pos - 2].text.lower() in _NUMBER_WORDS):
-            continue  # "four or more antidepressants", "65 or older": a bound
+                pos >= lo + 2 and tokens[pos - 1].text.lower() == "or" and \
+                quantity_before(tokens, lo, pos - 1):
+            continue  # "four or more antidepressants", "40 kg/m2 or more": a bound
         if (word in ("double", "single", "triple") and pos + 1 < hi and tokens[pos + 1].text in (
                 "-", "blind")) or (word == "double" and pos + 2 < hi
                                   and tokens[pos + 2].text.lower() in ("blind", "dummy")):
@@ -185,10 +199,15 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if word == "half" and pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and \
                 tokens[pos - 2].text.lower() == "and":
             continue  # "four and a half times": a number, not a halving
+        if word == "half" and pos + 1 < hi and tokens[pos + 1].text.lower() == "again":
+            kind = "higher"  # "half again as likely": one and a half times
         if word == "longer" and pos > lo and tokens[pos - 1].text.lower() in lexicon.LIVED:
             cues.append(Cue("valence", pos - 1, pos, None))  # "lived longer": better survival
             continue
-        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]):
+        if states_no_claim(tokens, pos, lo, hi):
+            continue  # "visual impairment": a condition; "did worse": no outcome named
+        if lexicon.NOT_A_CUE.match(text[tokens[pos].end:tokens[pos].end + 24]) or \
+                tokens[pos].start >= definition:
             continue
         if word in ("least", "most", "increased", "higher", "high", "lower", "greater") and \
                 _at_before(tokens, lo, pos):
@@ -202,7 +221,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         if pos not in changes and kind in ("higher", "lower") and pos > lo and \
                 word in lexicon.CHANGE_NOUNS and tokens[pos - 1].text.lower() in _SMALLER:
             kind = "lower" if kind == "higher" else "higher"  # "smaller increases", "less decline"
-        if word in lexicon.INTENSIFIERS:
+        if word in lexicon.INTENSIFIERS and not (pos + 1 < hi and pos + 1 in named):
+            # "slower eGFR decline and less albuminuria": an intensifier before a name is
+            # that outcome's own comparative, not the size of the change before it
             composed = _composed(tokens, lo, pos, in_names)
             if composed is not None:
                 kind = composed[0]  # "the decrease in X was greater": a larger decrease
@@ -216,7 +237,8 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         # in parentheses does not end the reach of a hedge after the cue
         after = re.sub(r"\([^()]*\)", " ", after)
         if kind in ("higher", "lower", "valence") and (
-                _negated(tokens, lo, pos) or _neither_nor_before(tokens, lo, pos, in_names)):
+                _negated(tokens, lo, pos) or _neither_nor_before(tokens, lo, pos, in_names)
+                or lexicon.NO_EVIDENCE_THAT.search(before)):
             cues.append(Cue("null", pos, pos, False))
             continue
         if kind in ("higher", "lower") and pos + 1 < hi and pos + 1 not in in_names and \
@@ -233,9 +255,6 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     return sorted(cues, key=lambda c: c.start)
 
 
-_NUMBER_WORDS = words("one two three four five six seven eight nine ten twelve twenty")
-_BIGGER = words("greater larger bigger more steeper marked")
-_SMALLER = words("smaller less lesser lower fewer")
 _NAMED_CHANGES = words("loss losses reduction reductions decrease decline gain increase")
 _GROWING = words("increase increases rise rises gain gains elevation")
 _SHRINKING = words("decrease decreases reduction reductions fall falls drop drops decline "
@@ -283,6 +302,9 @@ def _adjective_after(tokens: Sequence[Token], pos: int, hi: int) -> bool:
     if word in lexicon.VALENCE_AFTER_COMPARATIVE:
         return True
     nxt = tokens[pos + 1].text.lower() if pos + 1 < hi else "."
+    if nxt == "-" and tokens[pos + 1].start == tokens[pos].end and pos + 2 < hi and \
+            tokens[pos + 2].text[:1].isalpha():
+        return False  # "a higher multivariable-adjusted hazard": a compound before its noun
     return (len(word) > 5 and word.endswith(_ADJECTIVE_ENDINGS) and not word.endswith("ment")
             and (nxt in ("than", ",", ".", ";", "and", "or", ")") or not nxt[0].isalnum()))
 
@@ -352,7 +374,15 @@ def _difference_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span:
         before = text[max(span.start, tokens[pos].start - 40):tokens[pos].start]
         after = text[tokens[pos].end:min(span.end, tokens[pos].end + 60)]
         significant = _word_significance(text, before, after)
-        if _neither_nor_before(tokens, lo, pos, in_names) and not word.startswith("significant"):
+        if _neither_nor_before(tokens, lo, pos, in_names) and (
+                not word.startswith("significant") or not _cue_follows(tokens, pos, hi, cues)):
+            # "neither A nor B showed a significant difference": negated by "nor"
+            out.append(Cue("null", pos, pos, False))
+            near |= set(range(pos - 3, pos + 4))
+            continue
+        if word.startswith("differ") and _negated(tokens, lo, pos) and \
+                not _cue_follows(tokens, pos, hi, cues):
+            # "was not linked to any significant difference in A, B or C": each is null
             out.append(Cue("null", pos, pos, False))
             near |= set(range(pos - 3, pos + 4))
             continue

@@ -139,6 +139,7 @@ class Vocabulary:
     negated: tuple[str, ...] = ()  # words the control's description negates
     i_words: frozenset[str] = frozenset()  # every word of the intervention's description
     i_negated: tuple[str, ...] = ()  # words the intervention's own description negates
+    c_words: frozenset[str] = frozenset()  # every word of the control's description
 
 
 def vocabulary(study: Study) -> Vocabulary:
@@ -183,7 +184,8 @@ def vocabulary(study: Study) -> Vocabulary:
         capitals = ("", "")
     return Vocabulary(i_only, c_only, shared, control_negates, labels, shared_side, capitals,
                        tuple(sorted(negated)), frozenset(i_words + i_abbr),
-                       tuple(sorted(_negated_words(study.picot.get("intervention")))))
+                       tuple(sorted(_negated_words(study.picot.get("intervention")))),
+                       frozenset(c_words + c_abbr))
 
 
 
@@ -282,3 +284,24 @@ def unknown_group(tokens: Sequence[Token], pos: int) -> bool:
             "respective", "treated", "any", "different", "individual", "whole", "entire"):
         return False
     return tokens[pos].text[0].isalpha()
+
+
+def paired_names(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
+    """"between the reduced and standard doses", "high vs low scores": a word of one group's
+    name paired with a word of the other's names a group, not a direction."""
+    def own(at: int, words: Sequence[str]) -> bool:
+        return 0 <= at < len(tokens) and any(names_word(tokens[at].norm, w) for w in words)
+
+    for mine, theirs in ((vocab.i_only, sorted(vocab.c_words)),
+                         (vocab.c_only, sorted(vocab.i_words))):
+        if not own(pos, mine):
+            continue
+        if pos + 2 < len(tokens) and tokens[pos + 1].text.lower() in _PAIRING and \
+                own(pos + 2, theirs):
+            return True
+        if pos >= 2 and tokens[pos - 1].text.lower() in _PAIRING and own(pos - 2, theirs):
+            return True
+    return False
+
+
+_PAIRING = frozenset(["and", "or", "vs", "versus", "/"])

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.compared_side import equative_as, multiple_of
 from pytest_rwe.rules.group_words import (
     GROUP_GENERIC,
     NEGATABLE,
@@ -26,6 +27,7 @@ from pytest_rwe.rules.group_words import (
     hyphen_label,
     labels_of,
     names_word,
+    paired_names,
     role_label,
     unknown_group,
     verbatim_labels,
@@ -233,7 +235,9 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
     steps = 0
     while pos >= 0 and steps < 6:
         word = tokens[pos].text.lower()
-        if _comparison_word(tokens, pos) or (word in ("to", "with") and pos > 0 and tokens[
+        if _comparison_word(tokens, pos) or equative_as(tokens, pos) or \
+                multiple_of(tokens, pos) or (
+                word in ("to", "with") and pos > 0 and tokens[
                 pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")) or (
                 word == "to" and _preferred_before(tokens, pos)):
             after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
@@ -254,7 +258,9 @@ def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
 
 
 # "preferred A to B", "superior to B": the word after "to" is the compared-against side
-_PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior)$", re.IGNORECASE)
+# "a similar 30-day mortality to B", "comparable to B": B is the compared side as well
+_PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior|similar|comparable|"
+                        r"equivalent|identical)$", re.IGNORECASE)
 
 
 def _preferred_before(tokens: Sequence[Token], pos: int) -> bool:
@@ -341,7 +347,8 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
     generic-*, unknown or None."""
     token = tokens[pos]
     norm, word = token.norm, token.text.lower()
-    if _comparison_word(tokens, pos) or (word in _CUE_WORDS and not _compound(tokens, pos)):
+    if _comparison_word(tokens, pos) or (word in _CUE_WORDS and not _compound(tokens, pos)
+                                         and not paired_names(tokens, pos, vocab)):
         return None  # "compared" is not "comparator", "lowering" not a group's word here
     prev = tokens[pos - 1].text.lower() if pos else ""
     nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""

@@ -96,10 +96,15 @@ improvements change changes gain loss losses elevation benefit
 """)
 # A direction word that is part of a number's context, not a claim: "lower bound", "more than 5".
 NOT_A_CUE = re.compile(r"^\s*(?:bound|limit|end\b|confidence|ci\b|quartile|tertile|-?likely\s+to"
-                       r"\s+report|than\s+(?:or\s+equal\s+)?[<>≤≥]?\s*\d|than\s+(?:the\s+)?"
+                       r"\s+report|than\s+(?:or\s+equal\s+(?:to\s+)?)?[<>≤≥]?\s*\d|than\s+(?:the\s+)?"
                        r"(?:normal|upper|lower|reference|uln|cut-?off|threshold)(?!\s+(?:saline|group|arm|"
                        r"subjects|controls|diet))|-?(?:group|arm|"
                        r"cohort)s?\b)", re.IGNORECASE)
+# "there was no evidence that A raised the risk of X": the that-clause is negated
+NO_EVIDENCE_THAT = re.compile(r"\bno\s+(?:\w+\s+){0,2}?evidence\s+that\b[^,;.()]{0,60}$",
+                              re.IGNORECASE)
+# "Relapse was defined as a score of more than 3": a definition of an outcome, no result
+DEFINITION = re.compile(r"\b(?:defined|classified|categori[sz]ed)\s+as\b", re.IGNORECASE)
 # "at least", "at increased risk", "at higher risk of X": a population or a bound, not a claim
 NOT_A_CUE_BEFORE = re.compile(r"\b(?:at|the|a)\s*$|\bat\s+(?:\w+\s+)?$", re.IGNORECASE)
 
@@ -130,7 +135,8 @@ NULL_PHRASE = re.compile(
 HEDGE_BEFORE = re.compile(
     r"(?:\bnon-?\s?significant(?:ly)?|\b(?:trend|tendency|trends)\s+(?:toward|towards|for|to)"
     r"(?:\s+(?:a|an|the))?|\btend(?:ed|s)?\s+to(?:\s+be)?|\btrended\s+(?:toward|towards)?"
-    r"|\bnumerically|\bmarginally|\bslightly|\bsomewhat|\bnominally|\bborderline"
+    r"|\bnumerically|\bmarginally(?=\s+(?:statistically\s+)?significant)|\bsomewhat"
+    r"|\bnominally|\bborderline"
     r"|\bmay|\bmight|\bcould|\bpossibly|\bappeared\s+to(?:\s+be)?)\s+(?:\w+\s+){0,2}$",
     re.IGNORECASE,
 )
@@ -157,7 +163,8 @@ reveal revealed achieve achieved yield yielded cause see seen find observe detec
 reported have
 the risk of in found observed show shown showed detected evidence meaningfully clinically
 materially substantially to did does do has have had appreciably further lead led result
-resulted cause caused produce produced
+resulted cause caused produce produced linked tied related connected translate translated
+into
 """)
 # Words between a name and the cue that follows it: "X (HR 2.72) was significantly higher".
 FILLER = words("""

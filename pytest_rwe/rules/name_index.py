@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pytest_rwe.rules.abbreviations import RESERVED, acronym, alias_key, bracketed, code_like
+from pytest_rwe.rules.abbreviations import (
+    RESERVED,
+    acronym,
+    alias_key,
+    bracketed,
+    code_like,
+    initialisms,
+)
 from pytest_rwe.rules.strata import Qualifier, shared_bases, split_key
 from pytest_rwe.rules.text import STOPWORDS, Span, normalize_phrase, same_word, stem
 from pytest_rwe.study import Outcome, Study
@@ -161,6 +168,13 @@ def build_outcome_index(study: Study) -> OutcomeIndex:
         initials = acronym(outer)
         if len(initials) >= 3 and len(words) >= 3 and initials not in RESERVED:
             codes.setdefault(initials, set()).add(outcome.key)
+        # each part of a name, or its head before its circumstances, by its initials:
+        # "PIH / PE" for "pregnancy-induced hypertension / pre-eclampsia", "QOL" for
+        # "quality of life after 20 months"
+        for phrase in _initialed_parts(outer):
+            for initials in initialisms(phrase):
+                if len(initials) >= 3 and initials not in RESERVED:
+                    codes.setdefault(initials, set()).add(outcome.key)
         for word in re.findall(r"[^\W\d_][\w\-]*", outer):
             # "ASAS40", or "phq9" and "hba1c" in a name read from a results key
             if code_like(word) or re.fullmatch(r"[a-z]{2,}\d+[a-z\d]*", word):
@@ -197,14 +211,33 @@ _CIRCUMSTANCE = re.compile(r"\s(?:during|after|at|over|within|following|before|u
                            re.IGNORECASE)
 
 
+# "tear volume for murine experimental dry eye": whom or what a measure is taken for
+_FOR_WHOM = re.compile(r"\s(?:for|among|in)\s", re.IGNORECASE)
+_SLASH_OR_PARTS = re.compile(_PARTS.pattern + r"|\s*/\s*", re.IGNORECASE)
+
+
+def _initialed_parts(outer: str) -> list[str]:
+    """The parts of a name a summary may write by their initials: its head before its
+    circumstances, and each of the things it lists ("A / B", "A and B")."""
+    match = _CIRCUMSTANCE.search(outer)
+    head = outer[:match.start()] if match is not None else outer
+    parts = [p for p in _SLASH_OR_PARTS.split(head) if p.strip()]
+    # the head noun comes last: "DILI" of "INH-related drug-induced liver injury"
+    words = re.findall(r"[^\W\d_][\w']*", head)
+    tails = [" ".join(words[i:]) for i in range(1, max(1, len(words) - 2))]
+    return [head] + (parts if len(parts) > 1 else []) + tails
+
+
 def _head_variant(key: str, outer: str, words: list[str]) -> Variant | None:
     """A name's head before its circumstances ("fentanyl consumption" of "the total amount
     of fentanyl consumption during the 48 h after surgery"), read as one part of the name:
     a summary names the outcome by it, the time point being said elsewhere or not at all."""
-    match = _CIRCUMSTANCE.search(outer)
+    match = _CIRCUMSTANCE.search(outer) or _FOR_WHOM.search(outer)
     if match is None:
         return None
     head = content_words(outer[:match.start()])
+    if match.re is _FOR_WHOM and len([w for w in head if w not in WEAK_WORDS]) < 2:
+        return None  # "need for surgery": "need" alone names nothing
     variant = _variant(key, head, True)
     if variant is None or len(variant.strong) == len(words) or \
             not set(variant.strong) < set(words):

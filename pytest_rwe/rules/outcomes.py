@@ -208,6 +208,17 @@ def _alias_candidates(index: OutcomeIndex, text: str, tokens: Sequence[Token], l
         key = alias_key(word)
         keys = index.aliases.get(key) or index.aliases.get(re.sub(r"\d+$", "", key)) or (
             index.aliases.get(key[:-1]) if key.endswith("s") else index.aliases.get(key + "s"))
+        if not keys and "-" in word:
+            # "INH-DILI" for "INH-related drug-induced liver injury": a qualifier before the
+            # hyphen, the name's own initials after it
+            last_part = word.rsplit("-", 1)[1]
+            if len(last_part) >= 3 and code_like(last_part):
+                keys = index.aliases.get(alias_key(last_part))
+        if not keys and word.isupper() and word.isalpha() and len(word) >= 6:
+            # "EVLWST", "EVLWIG" for "(EVLW)": an abbreviation of four letters or more, with
+            # capitals after it that say how it was measured
+            keys = next((index.aliases[key[:n]] for n in range(len(key) - 2, 3, -1)
+                         if key[:n] in index.aliases), None)
         if not keys:
             continue
         first = bisect.bisect_left(starts, match.start())

@@ -12,6 +12,12 @@ from dataclasses import replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
+from pytest_rwe.rules.antecedents import (
+    contrasted_change,
+    measure_antecedent,
+    pronoun_antecedent,
+    subject_pronoun,
+)
 from pytest_rwe.rules.claim_parts import (
     attach,
     referred_significance,
@@ -23,9 +29,10 @@ from pytest_rwe.rules.compared_values import (
     contrasted_values,
     first_values,
     listed_values,
+    ordered_values,
+    parallel_values,
 )
 from pytest_rwe.rules.cue_targets import (
-    GENERIC_TARGETS,
     about_nothing,
     argument_head,
     change_size,
@@ -37,9 +44,10 @@ from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.ratio_sides import ratio_direction
+from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
+from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -58,6 +66,7 @@ class Reader:
             for n in numbers_in(str(study.picot.get(g) or "")))
         self.baseline_sentence = False
         self.sentence_starts = {lo for lo, _ in analysis.sentences}
+        self.sentence_los = [lo for lo, _ in analysis.sentences]
         self.mention_starts = [m.positions[0] for m in analysis.mentions]
         self.group_starts = [g.position for g in analysis.groups]
         self.token_starts = [t.start for t in analysis.tokens]
@@ -214,7 +223,9 @@ class Reader:
         s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
         earlier = self._mentions(s_lo, cue.start)
         if not earlier:
-            return self._pronoun_antecedent(cue, lo, s_lo)
+            return pronoun_antecedent(self.analysis, self._mentions, cue, lo, s_lo) or \
+                measure_antecedent(self.analysis, self._mentions, self.sentence_los, cue, lo,
+                                   hi, s_lo)
         seg_lo, _ = segment(tokens, cue.start, cue.end, lo, hi)
         lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
         last = earlier[-1]
@@ -225,6 +236,8 @@ class Reader:
             # relative pronoun is the value named, over its number and its group
             return last
         outcomes = {m.outcome.key for m in earlier}
+        if len(outcomes) == 1 and subject_pronoun(tokens, lo, cue.start, cue.end):
+            return last  # "Before induction, X was similar, but it was lower in the A group"
         if len(outcomes) == 1 and cue.start > last.positions[-1] and self._bare_change(cue, hi):
             return last  # "X increased in both groups, with a greater increase in the A group"
         head = argument_head(tokens, cue, hi)
@@ -274,23 +287,6 @@ class Reader:
             return after in self.group_words
         return True
 
-    def _pronoun_antecedent(self, cue: Cue, lo: int, s_lo: int) -> Mention | None:
-        """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
-        the EDE group": a sentence whose subject is "this" or "it", about the one outcome the
-        sentence before named."""
-        tokens = self.analysis.tokens
-        if lo != s_lo or tokens[lo].text.lower() not in ("this", "it") or (
-                lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in GENERIC_TARGETS
-                and tokens[lo + 1].text.lower() not in ("was", "were", "is")):
-            return None  # "This difference ...": about whatever was compared, not a name
-        before = [(a, b) for a, b in self.analysis.sentences if b <= s_lo and b > a]
-        if not before:
-            return None
-        previous = self._mentions(*before[-1])
-        if len({m.outcome.key for m in previous}) != 1:
-            return None
-        return previous[-1]
-
     def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
                refs: list[GroupRef], baseline: bool) -> Claim:
         analysis = self.analysis
@@ -307,8 +303,13 @@ class Reader:
         # A and 6.98% in B"), nor in a sentence that speaks of a test ("..., not significant")
         s_lo, s_hi = analysis.sentence_of(span.start)
         sentence = text[tokens[s_lo].start:tokens[s_hi - 1].end] if s_hi > s_lo else span.quote
+        tested_after = tested_next(analysis, s_hi, self._mentions) if (
+            cue is None and significant is None and not says_significance(sentence)) else None
+        if tested_after == "significant":
+            significant = True  # "... 5.0 days with B. The superiority of A was significant"
         untested = cue is None and significant is None and not baseline and \
-            not lexicon.BASELINE.search(span.quote) and not says_significance(sentence)
+            not lexicon.BASELINE.search(span.quote) and not says_significance(sentence) and \
+            tested_after is None
         if ((cue is None or cue.kind in ("differ", "valence")) and significant and not baseline
                 ) or untested:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
@@ -318,7 +319,8 @@ class Reader:
                 self._sentence_values(lo) or first_values(tokens, refs, lo, hi, times,
                                                           excluded) or \
                 compared_values(tokens, refs, lo, hi, self.in_names) or \
-                listed_values(tokens, refs, lo, hi)
+                parallel_values(tokens, refs, lo, hi, self.in_names) or \
+                ordered_values(tokens, refs, lo, hi) or listed_values(tokens, refs, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
@@ -330,7 +332,8 @@ class Reader:
                              False, baseline, hedged=untested, untested=untested)
         if significant and not baseline and (cue is None or cue.kind in ("differ", "valence")):
             ratio = ratio_direction(text, tokens, refs, anchor, self._next_name(mention, hi),
-                                    lo, hi, self.study.design, mention.outcome.name)
+                                    lo, hi, self.study.design, mention.outcome.name,
+                                    ratio_estimate(analysis.facts.get(mention.outcome.key)))
             if ratio is not None:  # "treatment with A [OR 2.39; 95% CI 1.70-3.36]"
                 start, end = tokens[ratio[1]].start, tokens[ratio[2]].end
                 return Claim(mention.outcome, mention, span, ratio[0],
@@ -363,12 +366,15 @@ class Reader:
                          False, baseline, cue.hedged, valence=cue.kind == "valence",
                          grounded=cue.kind == "differ",
                          reason="" if cue.kind == "differ" else "a difference without a side")
-        if self._within_one_group(cue, lo, hi, refs):
+        # "X rose from baseline in A, but not in B": the change within A sets A against B
+        changed = contrasted_change(tokens, self._refs(*analysis.sentence_of(span.start))) \
+            if self._within_one_group(cue, lo, hi, refs) else ""
+        if changed is None:
             return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
                          baseline, cue.hedged, grounded=False,
                          reason="a change within one group, not a comparison")
-        side = orientation(tokens, refs, cue, lo, hi, self.topic, self.study.design,
-                           self._between(cue))
+        side = Side(changed, True) if changed else orientation(
+            tokens, refs, cue, lo, hi, self.topic, self.study.design, self._between(cue))
         if side.reason == UNKNOWN_GROUP:
             side = self._other_side(lo) or side
         if side.group in ("intervention", "control") and side.explicit:

@@ -140,8 +140,27 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
     clause_text = " ".join(t.text for t in tokens[lo:hi])
     if lexicon.BOTH.search(clause_text) and not refs:
         return Side("unknown", True, "both groups are named as having it")
+    if _own_subject(tokens, lo, cue.start):
+        return Side("unknown", False, "the clause's subject is a group not named")
     if topic is not None:
         return Side(topic, False)
     return Side("intervention", False)
+
+
+_PEOPLE = words("patients participants people adults children women men users subjects "
+                "individuals infants residents survivors recipients")
+_PEOPLE_MODIFIERS = words("on given receiving taking treated sent started starting using "
+                          "prescribed assigned allocated exposed")
+
+
+def _own_subject(tokens: Sequence[Token], lo: int, cue: int) -> bool:
+    """"Patients sent home on the drug had a lower risk": the clause names its own subject
+    group by words that are not a group's name, so neither the group of the sentences before
+    (the topic) nor the intervention by convention is its side."""
+    for pos in range(lo, max(lo, cue - 1)):
+        if tokens[pos].text.lower() in _PEOPLE and \
+                tokens[pos + 1].text.lower() in _PEOPLE_MODIFIERS:
+            return True
+    return False
 
 

@@ -64,6 +64,19 @@ def _names_other(tokens: Sequence[Token], head: int, hi: int) -> bool:
     return head + 1 < hi and tokens[head + 1].text.lower() in ("of", "in", "for")
 
 
+_TO_VALUE = words("to from")
+
+
+def _over_time(tokens: Sequence[Token], cue: Cue, hi: int) -> bool:
+    """"which at 36 weeks decreased to 90.6% and 74.1%, respectively": a verb of change
+    followed by the value it reached is each group's change over time, not a comparison."""
+    word = tokens[cue.start].text.lower()
+    if not word.endswith(("ed", "fell", "rose", "grew")) or cue.end + 2 >= hi:
+        return False
+    return tokens[cue.end + 1].text.lower() in _TO_VALUE and any(
+        t.is_number for t in tokens[cue.end + 2:min(hi, cue.end + 4)])
+
+
 # A clause opening with these is about what the clause before named: "X was 1.9, which
 # was significantly higher", "This was lower in A".
 _REFERRING = words("which that this it these they who")
@@ -81,7 +94,7 @@ def sole_outcome(tokens: Sequence[Token], cue: Cue, lo: int, hi: int,
     thing of its own, or when the sentence also says there is no difference (``sentence_text``:
     "which was quicker ..., but did not differ statistically"). ``skip``: tokens of groups'
     names."""
-    if cue.kind not in ("higher", "lower") or not sentence:
+    if cue.kind not in ("higher", "lower") or not sentence or _over_time(tokens, cue, hi):
         return None
     keys = {m.outcome.key for m in sentence}
     if len(keys) != 1 or keys & directed:

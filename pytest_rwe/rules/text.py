@@ -284,6 +284,9 @@ def clauses(text: str, sentence: Span) -> list[Span]:
                 re.match(r"\s*[-\u2212(]?\d", body[match.end():])
                 or len(body[:match.start()].split()) <= 6):
             continue  # "Stroke: 4.3% vs 5.1%", "A vs B: stroke 4.3% vs 5.1%": one claim
+        if re.match(r",?\s*(?:however|though)$", match.group(0), re.IGNORECASE) and \
+                body[match.end():match.end() + 1] == ",":
+            continue  # "Albuminuria, however, was lower": set off by commas, no new clause
         cuts.append((match.start(), match.end()))
     for cut_start, cut_end in sorted(cuts):
         cut = sentence.start + cut_start

@@ -1,0 +1,45 @@
+"""Words that make the group after them the compared-against side without a comparison word
+of their own: the second "as" of a multiple ("five times as likely to have X as B") and the
+"of" after one ("twice the mortality of B")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_rwe.rules.text import Token
+
+__all__ = ["equative_as", "multiple_of"]
+
+_MULTIPLES = frozenset(["times", "twice", "thrice", "half", "again", "fold"])
+
+
+def equative_as(tokens: Sequence[Token], pos: int) -> bool:
+    """The second "as" of "five times as likely to have X as B", "twice as often as B": B is
+    the compared-against side. Only after a multiple, so "as high as 40%" or "such as B"
+    name no side."""
+    if tokens[pos].text.lower() != "as":
+        return False
+    for back in range(pos - 2, max(-1, pos - 14), -1):
+        word = tokens[back].text.lower()
+        if word in (",", ";", ".", "(", ")", "than"):
+            return False
+        if word == "as":
+            return back > 0 and (tokens[back - 1].text.lower() in _MULTIPLES
+                                 or tokens[back - 1].text.lower().endswith("fold"))
+    return False
+
+
+def multiple_of(tokens: Sequence[Token], pos: int) -> bool:
+    """The "of" of "more than twice the mortality of B", "three times the odds of B": B is
+    the compared-against side."""
+    if tokens[pos].text.lower() != "of":
+        return False
+    for back in range(pos - 2, max(-1, pos - 8), -1):
+        word = tokens[back].text.lower()
+        if word in (",", ";", ".", "(", ")", "than", "of"):
+            return False
+        if word == "the" and back > 0:
+            before = tokens[back - 1].text.lower()
+            return before in _MULTIPLES or before in ("double", "triple") or \
+                before.endswith("fold")
+    return False
