@@ -9,7 +9,6 @@ another outcome is caught; a group size is checked against the group it is writt
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -37,6 +36,7 @@ from pytest_rwe.rules.number_reading import (
     interrupted,
     with_counted,
 )
+from pytest_rwe.rules.number_roles import accepted_anyway
 from pytest_rwe.rules.owned import misplaced_share, nested
 from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_bounds
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
@@ -63,8 +63,6 @@ _CI_RE = re.compile(r"\b(?:CI|confidence\s+interval)\s*(?:[:=,]|\bof\b|\bwas\b|\
 _SIZE_AFTER = re.compile(r"^\s*(?:new\s+)?(?:patients|participants|subjects|individuals|people|"
                          r"adults|users|veterans|respondents|persons|women|men|children|"
                          r"initiators|employees|cases)\b", re.IGNORECASE)
-_NULL_TALK = re.compile(r"\b(?:cross|crosses|crossed|crossing|includ\w*|span\w*|null|unity|"
-                        r"overlap\w*|exclud\w*)\b", re.IGNORECASE)
 
 
 def _role(text: str, number: NumberMention, clause: Span | None) -> str:
@@ -117,7 +115,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
                              text[previous[0].span.end:number.span.start], re.IGNORECASE):
             context = previous[1]  # "HRs of 2.72 and 1.31", "p = 0.02 and 0.04"
         previous = (number, context)
-        if _accepted_anyway(text, number, span):
+        if accepted_anyway(text, number, span):
             continue
         local, strict = _local_outcomes(analysis, mention_starts, number)
         local = at_written_time(study, analysis, number,
@@ -181,6 +179,11 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     cut = bisect.bisect_left(mention_starts, number.span.start, first, max(first, last))
     while cut > first and mentions[cut - 1].span.end > number.span.start:
         cut -= 1
+    if cut == first and cut < last and _bracket_closes_before(
+            analysis.text, number.span.start, mentions[cut].span.start):
+        # "in K-ODI was -0.94 (95% CI -3.00 to 1.12) and in EQ-5D 0.00": a bracket is about
+        # what stands before it, so the outcome named after it is not this number's
+        return set(), False
     if cut == first or _ALL_BEFORE.search(analysis.text[max(0, number.span.start - 24):
                                                         number.span.start]):
         return {m.outcome.key for m in mentions[first:last]}, False
@@ -205,25 +208,20 @@ def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: Numbe
     return {m.outcome.key for m in chosen}, strict
 
 
+def _bracket_closes_before(text: str, at: int, end: int) -> bool:
+    """The number at ``at`` stands inside a bracket that closes before ``end``."""
+    depth = 0
+    for char in text[at:end]:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return True
+    return False
+
+
 _ALL_BEFORE = re.compile(r"\b(?:all|both|each|every|either)\b[^.;()]{0,16}$", re.IGNORECASE)
-
-
-def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> bool:
-    after = text[number.span.end:number.span.end + 30]
-    if number.value == 95 and number.is_percent and re.search(r"CI|confiden|interval", after,
-                                                              re.I):
-        return True
-    if number.value in (0.05, 5.0) and not number.is_word and (
-            number.value == 0.05 or re.search(r"signific|level|alpha", after, re.I)):
-        return True
-    return number.value in (0.0, 1.0) and clause is not None and _null_talk(clause.quote)
-
-
-@functools.lru_cache(maxsize=64)
-def _null_talk(clause: str) -> bool:
-    """The clause speaks of the null value ("crosses 1"): read once per clause, which may
-    hold hundreds of estimates of 1.0."""
-    return bool(_NULL_TALK.search(clause))
 
 
 def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:
@@ -283,6 +281,8 @@ def _named_near(study: Study, analysis: Analysis, number: NumberMention, local: 
         w for k in local for w in names.names.get(k, ())}
     if not words:
         return False
+    if _named_by_shared_words(study, analysis, number, local, keys):
+        return True
     clause = analysis.clause_of(number.span.start)
     start = clause[2].start if clause else 0
     if strict:
@@ -294,6 +294,30 @@ def _named_near(study: Study, analysis: Analysis, number: NumberMention, local: 
     hi = bisect.bisect_left(analysis.token_starts, number.span.start)
     return any(names.words_matching(t.norm) & words or t.norm in words
                for t in analysis.tokens[lo:hi])
+
+
+def _named_by_shared_words(study: Study, analysis: Analysis, number: NumberMention,
+                           local: set[str], keys: set[str]) -> bool:
+    """The outcome named last before the number was found through none of its own words (a
+    synonym: "Ca death (HR 5.33)", "mortality (HR 1.44)" read as "fatal ... bleeding"), and
+    the words read all name the outcome the number belongs to ("cancer death", "all-cause
+    death"): the number may be that outcome's."""
+    mentions = analysis.mentions
+    at = bisect.bisect_left(mentions, number.span.start, key=lambda m: m.span.end)
+    last = next((m for m in reversed(mentions[max(0, at - 4):at]) if m.outcome.key in local),
+                None)
+    if last is None:
+        return False
+    written = {analysis.tokens[p].text.lower() for p in last.positions}
+    if not written or written & _name_words(study, last.outcome.key):
+        return False  # "revascularization (HR 1.50)": its own word names it
+    names, _ = study_reading(study)
+    read = {analysis.tokens[p].norm for p in last.positions}
+    return any(read <= set(names.names.get(k, ())) for k in keys - local)
+
+
+def _name_words(study: Study, key: str) -> set[str]:
+    return set(re.findall(r"\w+", outcome_name(study, key).lower()))
 
 
 def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
