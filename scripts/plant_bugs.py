@@ -205,7 +205,7 @@ MUTANTS = (
            "return entry.value >= number.value - 1e-12", '"p < 0.01" accepted for p = 0.018'),
     Mutant("p_bound_own", R + "numbers.py", "            if bound and own:",
            "            if False and own:", "a bound held by another outcome accepted"),
-    Mutant("level_95", R + "numbers.py", "if number.value == 95 and number.is_percent",
+    Mutant("level_95", R + "number_roles.py", "if number.value == 95 and number.is_percent",
            "if number.value == 90 and number.is_percent", 'the "95" of "95% CI" checked'),
     Mutant("hedge_tolerance", R + "approximate.py", "HEDGE_TOLERANCE = 0.05",
            "HEDGE_TOLERANCE = 0.15", '"about 0.9" accepted for 0.82'),
