@@ -171,7 +171,7 @@ MUTANTS = (
     Mutant("timepoint_swap", R + "numbers.py", "            timepoint_swap = len(local) == 1",
            "            timepoint_swap = False and len(local) == 1",
            "another timepoint's estimate accepted"),
-    Mutant("named_near", R + "numbers.py",
+    Mutant("named_near", R + "number_owners.py",
            "    return any(names.words_matching(t.norm) & words or t.norm in words",
            "    return False and any(names.words_matching(t.norm) & words or t.norm in words",
            "a number of an outcome named but not found called moved"),

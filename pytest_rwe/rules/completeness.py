@@ -18,8 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_rwe.rules.abbreviations import RESERVED
+from pytest_rwe.rules.blankets import composite_by_parts, counted_blanket
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.name_index import OutcomeIndex
+from pytest_rwe.rules.neither import denied_by_neither
 from pytest_rwe.rules.reported import (
     estimate_written,
     estimates,
@@ -193,6 +195,7 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
         if claim.outcome is not None and not claim.baseline:
             by_outcome.setdefault(claim.outcome.key, []).append(claim)
     missing: list[Missing] = []
+    denied = denied_by_neither(analysis)
     for key in named:
         if not must_report(key):
             continue
@@ -205,7 +208,9 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             at = max(0, bisect.bisect_right(starts, where) - 1)
             sentence, cued = sentences[at] if sentences else (claim.clause, True)
             said = status(claim, analysis.text, sentence, cued)
-            if said == "difference" and _component(analysis.text, sentence, claim):
+            if claim.mention is not None and claim.mention.span.start in denied:
+                said = "null"  # "neither A (HR 0.90) nor B showed a significant difference"
+            elif said == "difference" and _component(analysis.text, sentence, claim):
                 # "the combined outcome of memory decline, dementia or AD": the composite's
                 # result, whatever the next sentence says of "these differences"
                 said = "named"
@@ -219,7 +224,9 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
         if not table:
             table.append(tabular(analysis.text))
         unsure = table[0] or any(sole or (not c.generic and _could_be_about(
-            analysis, index, c, key)) for c in loose)
+            analysis, index, c, key)) for c in loose) or counted_blanket(
+            analysis, loose, sum(1 for k in named if must_report(k))) or (
+            not claims and composite_by_parts(analysis, named[key].name))
         if not claims and in_written_range(analysis, index, key):
             continue
         if not claims:

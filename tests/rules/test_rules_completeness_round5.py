@@ -1,0 +1,95 @@
+"""completeness: readings added in issue 14's round 5 (each test fails when its reading
+breaks). The sentences are written for these tests, not copied from a labeled set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_rwe.rules import judge
+from pytest_rwe.rules.claims import analyze
+from pytest_rwe.rules.neither import denied_by_neither
+from pytest_rwe.study import Study, load_study
+
+STUDIES = Path(__file__).resolve().parents[2] / "cases" / "studies"
+# death HR 0.69 (p < 0.001), all-cause hospitalization HR 0.90 (p = 0.02), HF
+# hospitalization HR 0.94 (p = 0.40)
+GWTG = "gwtg_hf_sacubitril_valsartan_vs_no_prescription_12mo"
+# composite HR 0.60, cognitive decline 0.62, dementia 0.60 (p = 0.011), Alzheimer's p = 0.097
+TRINETX = "trinetx_sacubitril_valsartan_cognitive_outcomes_black_patients"
+# unmet need OR 2.90, counselling 1.51 (1.24-1.83), psychotropics 1.56; all p < 0.001
+PULSE = "pulse_survey_food_insufficiency_mental_health_services"
+# PHQ-9 change -4.2 overall and -3.2 after four or more failed antidepressants, both p < 0.001
+USUAL = "usual_care_group_practice_mdd_phq9_change_case_series"
+
+
+def _study(study_id: str) -> Study:
+    return load_study(STUDIES / f"{study_id}.json")
+
+
+def _complete(study_id: str, text: str) -> int:
+    return judge(_study(study_id), text, "completeness").score
+
+
+def _denied(study_id: str, text: str) -> set[str]:
+    analysis = analyze(_study(study_id), text)
+    starts = denied_by_neither(analysis)
+    return {m.span.quote for m in analysis.mentions if m.span.start in starts}
+
+
+def test_neither_nor_denies_a_difference_for_each_member() -> None:
+    text = ("Death was lower with the drug (HR 0.69, p < 0.001). Neither all-cause "
+            "readmission (HR 0.90) nor heart failure readmission (HR 0.94) {}.")
+    assert _complete(GWTG, text.format("showed a significant difference")) == 0
+    assert _complete(GWTG, "Death (HR 0.69) and all-cause readmission (HR 0.90) were "
+                           "significantly lower; heart failure readmission did not differ.") == 1
+    # the predicate must deny a difference: "neither ... nor ... was collected" says nothing
+    assert not _denied(GWTG, text.format("was collected in the first month"))
+
+
+def test_neither_alone_denies_it_for_the_two_outcomes_named_before_it() -> None:
+    text = ("The composite (HR 0.60) and cognitive decline (HR 0.62) were significantly "
+            "lower. When dementia and Alzheimer's disease were examined separately, neither "
+            "{}.")
+    assert _denied(TRINETX, text.format("showed a significant difference")) == {
+        "dementia", "Alzheimer's disease"}
+    assert _complete(TRINETX, text.format("showed a significant difference")) == 0
+    # "neither group" is about the groups, not the outcomes
+    assert not _denied(TRINETX, "Dementia and Alzheimer's disease were rare; neither group "
+                                "showed a significant difference in follow-up.")
+
+
+def test_a_value_written_with_its_own_interval_reports_the_outcome() -> None:
+    text = ("Food insufficiency, adjusted ORs: unmet mental health need 2.90 (2.46-3.43); "
+            "counselling/therapy 1.51 ({}); psychotropic meds 1.56 (1.35-1.80); all p < "
+            "0.001.")
+    assert _complete(PULSE, text.format("1.24-1.83")) == 1
+    assert _complete(PULSE, text.format("1.20-1.83")) == 0
+
+
+def test_a_cue_of_no_difference_beyond_another_outcome_is_not_this_estimates() -> None:
+    text = ("After weighting to make the groups comparable, those sent home on the drug had a "
+            "lower risk of death (HR 0.69) and of being readmitted for any reason (HR 0.90, "
+            "p = 0.02), while heart failure readmissions {}.")
+    assert _complete(GWTG, text.format("did not differ")) == 1
+    # without the other outcome between, the cue is read for the estimate beside it
+    assert _complete(GWTG, "Death was lower (HR 0.69). Readmission for any reason was "
+                           "comparable (HR 0.90).") == 0
+
+
+def test_a_counted_blanket_of_significance_covers_the_outcomes_it_counts() -> None:
+    text = ("Scores on a depression questionnaire fell by about 4 points over six months, and "
+            "by about 3 points in people who had tried four or more antidepressants. {}")
+    assert _complete(USUAL, text.format("Both improvements were statistically significant.")) \
+        == 1
+    assert _complete(USUAL, text.format("Both figures come from one practice.")) == 0
+    # a blanket that denies significance covers nothing
+    assert _complete(USUAL, text.format("Both improvements were statistically significant "
+                                        "in no analysis.")) == 0
+
+
+def test_a_list_of_parts_taken_together_names_the_composite() -> None:
+    text = ("Sacubitril/valsartan users were about 40% less likely to be diagnosed with "
+            "cognitive decline, dementia or Alzheimer's disease{}. Cognitive decline (HR 0.62) "
+            "and dementia (HR 0.60, p = 0.011) were each significantly lower.")
+    assert _complete(TRINETX, text.format(" (taken together)")) == 1
+    assert _complete(TRINETX, text.format("")) == 0
