@@ -103,3 +103,34 @@ def test_a_value_after_a_name_whose_words_another_outcome_shares_may_be_that_out
             "Ca death (HR {}) and VTE (HR 1.58).")
     assert _numbers(CARDIAC, text.format("5.33")) == 1
     assert _numbers(CARDIAC, text.format("5.83")) == 0
+
+
+SHENZHEN = "shenzhen_osteoporosis_dementia_full_cohort"  # AD p = 0.001; dementia p < 0.001
+LU177 = "lu177_psma617_hematotoxicity_mcrpc_case_series"  # leukopenia 5 (3.6%), thrombo 6 (4.3%)
+PPCM = "esc_eorp_peripartum_cardiomyopathy_registry_6mo_case_series"  # HF deaths 42%, sudden 30%
+
+
+def test_a_strict_bound_is_not_met_by_its_own_value() -> None:
+    text = "Osteoporosis was associated with Alzheimer's disease (HR 1.55, 1.20-2.00, p {})."
+    assert _numbers(SHENZHEN, text.format("< 0.001")) == 0
+    assert _numbers(SHENZHEN, text.format("= 0.001")) == 1
+    assert _numbers(SHENZHEN, text.format("<= 0.001")) == 1
+    assert _numbers(SHENZHEN, text.format("< 0.01")) == 1
+    # a study value that is itself a bound ("<0.001") meets the same bound
+    assert _numbers(SHENZHEN, "Osteoporosis was associated with all-cause dementia (HR 1.80, "
+                              "p < 0.001).") == 1
+
+
+def test_a_share_after_a_count_and_its_denominator_is_that_outcomes() -> None:
+    text = "Grade 3 or worse toxicity: leukopenia {}/140 ({}%); thrombocytopenia {}/140 ({}%)."
+    assert _numbers(LU177, text.format(5, 3.6, 6, 4.3)) == 1
+    assert _numbers(LU177, text.format(6, 4.3, 5, 3.6)) == 0
+
+
+def test_a_share_glued_to_the_name_it_counts_is_that_outcomes() -> None:
+    text = "At six months 6% had died, of which {}% heart failure and {}% sudden death."
+    assert _numbers(PPCM, text.format(42, 30)) == 1
+    assert _numbers(PPCM, text.format(30, 42)) == 0
+    # a change glued to a name is not a share of it
+    assert _numbers(PPCM, "Readmission was 10%, a 42% readmission reduction on the year "
+                          "before.") == 1
