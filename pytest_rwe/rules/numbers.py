@@ -54,6 +54,10 @@ _GAP_RE = re.compile(r"^(?:[\s,:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|
                      r"and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|"
                      r"percentage|points?|pp|units?|mmHg|range|from|between)\b)*$",
                      re.IGNORECASE)
+# "mean PHQ-9 change at 6 months -3.2": the time the label's value is measured at, between
+# the label and the value (not "HR 1.59 at 5 years and 1.45", the time of the value before)
+_TIME_GAP = re.compile(r"\s*(?:at|after|over)\s+\d+\s*(?:months?|weeks?|years?|days?|mo|y)"
+                       r"\s*(?:[,:=]|\b(?:was|were|of|is)\b)?\s*", re.IGNORECASE)
 _POINT_RE = re.compile(r"(?:\b(?:a?HR|a?OR|a?RR|IRR|MD)|\b(?:hazard|odds|risk|rate)\s+ratio|"
                        r"\brelative\s+risk|\bmean\s+(?:difference|change))\s*(?:[:=,]|\bof\b|"
                        r"\bwas\b|\bis\b|\bwere\b)?\s*$", re.IGNORECASE)
@@ -85,7 +89,7 @@ def _context(text: str, number: NumberMention, clause: Span | None) -> str:
         last = max(labels, key=lambda m: m.end())
         gap = before[last.end():]
         # A closed parenthesis ends the label's reach: "(HR 1.27) and 10% higher ...".
-        if _GAP_RE.match(gap) and gap.count(")") <= gap.count("("):
+        if (_GAP_RE.match(gap) or _TIME_GAP.fullmatch(gap)) and gap.count(")") <= gap.count("("):
             return "effect"
     if re.search(r"\bn\s*=\s*$", before, re.IGNORECASE) or \
             _SIZE_AFTER.match(text[number.span.end:number.span.end + 30]):

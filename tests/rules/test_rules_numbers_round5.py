@@ -134,3 +134,13 @@ def test_a_share_glued_to_the_name_it_counts_is_that_outcomes() -> None:
     # a change glued to a name is not a share of it
     assert _numbers(PPCM, "Readmission was 10%, a 42% readmission reduction on the year "
                           "before.") == 1
+
+
+USUAL = "usual_care_group_practice_mdd_phq9_change_case_series"  # -4.2 overall, -3.2 subgroup
+
+
+def test_a_time_between_a_label_and_its_value_keeps_the_value_an_estimate() -> None:
+    text = ("In usual care the mean PHQ-9 change at 6 months was {} (p < 0.001), against {} "
+            "(p < 0.001) in the subgroup with four or more failed antidepressants.")
+    assert _numbers(USUAL, text.format("-4.2", "-3.2")) == 1
+    assert _numbers(USUAL, text.format("-3.2", "-4.2")) == 0  # the changes swapped
