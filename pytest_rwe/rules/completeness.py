@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pytest_rwe.rules.abbreviations import RESERVED
 from pytest_rwe.rules.blankets import composite_by_parts, counted_blanket
 from pytest_rwe.rules.claims import Analysis, Claim
+from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.neither import denied_by_neither
 from pytest_rwe.rules.reported import (
@@ -160,19 +161,65 @@ def _loose_difference_near(analysis: Analysis, claim: Claim) -> bool:
 
 def _could_be_about(analysis: Analysis, index: OutcomeIndex, claim: Claim, key: str) -> bool:
     """A claim naming no outcome could be about this one: its clause holds a word of the
-    outcome's name (or one of its abbreviations)."""
+    outcome's name (or one of its abbreviations), in a part of the clause that does not
+    write another outcome's estimate or p-value instead of this one's."""
     words = set(index.names.get(key, ()))
     aliases = {a for a, keys in index.aliases.items() if key in keys}
     lo = bisect.bisect_left(analysis.token_starts, claim.clause.start)
     hi = bisect.bisect_left(analysis.token_starts, claim.clause.end)
+    found = []
     for token in analysis.tokens[lo:hi]:
         if token.text.lower().replace("-", "") in aliases:
-            return True
-        if token.text.lower().startswith(_CLAIM_WORDS):
+            found.append(token.start)
+        elif token.text.lower().startswith(_CLAIM_WORDS):
             continue  # "not significantly associated" is not about "clinically significant X"
-        if index.words_matching(token.norm) & words:
-            return True
-    return False
+        elif index.words_matching(token.norm) & words:
+            found.append(token.start)
+    if not found:
+        return False
+    parts = list_parts(claim.clause)
+    return not all(_values_of_another(analysis, part.quote, key)
+                   for part in parts if any(part.start <= at < part.end for at in found))
+
+
+def list_parts(clause: Span) -> list[Span]:
+    """A clause cut at the commas, semicolons and "and"s outside brackets: the items of a
+    list ("lower death rates, and 20% fewer heart attacks (HR 0.80)")."""
+    text = clause.quote
+    parts: list[Span] = []
+    depth = start = 0
+    for match in re.finditer(r"[()]|,\s*(?:and|or)?\s*|;\s*|\s+(?:and|or)\s+", text):
+        if match.group(0) == "(":
+            depth += 1
+        elif match.group(0) == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            parts.append(Span(clause.start + start, clause.start + match.start(),
+                              text[start:match.start()]))
+            start = match.end()
+    parts.append(Span(clause.start + start, clause.end, text[start:]))
+    return parts
+
+
+def _values_of_another(analysis: Analysis, part: str, key: str) -> bool:
+    """The part writes an estimate or a p-value that is another outcome's and none of this
+    one's ("bleeding inside the skull was not more common (HR 1.66, p = 0.194)" is about
+    intracranial haemorrhage, not about moderate-to-severe bleeding): the claim is that
+    outcome's."""
+    written = [n for n in numbers_in(part) if n.decimals >= 1 and not n.is_percent]
+    if not written:
+        return False
+
+    def values(fact_key: str) -> list[float]:
+        fact = analysis.facts[fact_key]
+        return [v for v in (fact.point, fact.p) if v is not None]
+
+    def holds(fact_key: str) -> bool:
+        return any(matches(n.value, n.decimals, v) for n in written for v in values(fact_key))
+
+    if key in analysis.facts and holds(key):
+        return False
+    return any(holds(k) for k in analysis.facts if k != key)
 
 
 _CLAIM_WORDS = ("significan", "statistical", "clinical", "higher", "lower", "increas",

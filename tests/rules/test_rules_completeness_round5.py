@@ -93,3 +93,37 @@ def test_a_list_of_parts_taken_together_names_the_composite() -> None:
             "and dementia (HR 0.60, p = 0.011) were each significantly lower.")
     assert _complete(TRINETX, text.format(" (taken together)")) == 1
     assert _complete(TRINETX, text.format("")) == 0
+
+
+# new stroke/TIA HR 2.56, mRS OR 1.29, moderate-to-severe bleeding HR 1.82 (p = 0.033),
+# intracranial haemorrhage HR 1.66 (p = 0.194)
+ASPERA = "aspera_r_cancer_breakthrough_stroke_on_oac"
+# all-cause mortality HR 0.63, AMI HR 0.80 (p = 0.090), HF admission 0.67, CV death 0.67
+LEGEND = "legend_htn_arbs_vs_non_dihydropyridine_ccbs_cardiovascular"
+
+
+def test_a_claim_beside_another_outcomes_values_is_not_about_this_outcome() -> None:
+    text = ("Patients with cancer had more recurrent strokes (HR 2.56, p < 0.001) and worse "
+            "mRS scores (OR 1.29, p = 0.005). Bleeding inside the skull was {}more common "
+            "(HR {}, p = {}).")
+    # moderate-to-severe bleeding is left out: the bleeding claimed is intracranial
+    assert _complete(ASPERA, text.format("not significantly ", "1.66", "0.194")) == 0
+    assert _complete(ASPERA, text.format("", "1.82", "0.033")) == 1  # its own values
+
+
+def test_only_the_list_item_holding_the_values_is_read_as_theirs() -> None:
+    # "overall death" stands in another item of the list than the heart attacks' HR 0.80
+    text = ("ARB starters had lower overall death rates, and fewer heart attacks (HR 0.80), than "
+            "calcium channel blocker starters; heart-failure admissions (HR 0.67) and "
+            "cardiovascular death (HR 0.67) were significantly lower too.")
+    assert _complete(LEGEND, text) == 1
+
+
+def test_a_value_this_outcome_shares_with_another_is_not_only_the_others() -> None:
+    from pytest_rwe.rules.completeness import _values_of_another
+
+    analysis = analyze(_study(LEGEND), "ARB starters fared better.")
+    part = "fewer admissions (HR 0.67)"  # heart-failure admission and CV death are both 0.67
+    assert not _values_of_another(analysis, part, "outcome.hospitalization_with_heart_failure_bin")
+    assert _values_of_another(analysis, "fewer heart attacks (HR 0.80)",
+                              "outcome.hospitalization_with_heart_failure_bin")
