@@ -144,3 +144,12 @@ def test_a_time_between_a_label_and_its_value_keeps_the_value_an_estimate() -> N
             "(p < 0.001) in the subgroup with four or more failed antidepressants.")
     assert _numbers(USUAL, text.format("-4.2", "-3.2")) == 1
     assert _numbers(USUAL, text.format("-3.2", "-4.2")) == 0  # the changes swapped
+
+
+CUD = "trinetx_cud_pancreatic_cancer_chronic_pancreatitis"  # follow-up 736 +/- 422, 896 days
+
+
+def test_a_mean_with_its_spread_carries_the_unit_written_after_the_spread() -> None:
+    text = "Mean follow-up was {} years in the controls."
+    assert _numbers(CUD, text.format("2.5")) == 1  # 896 days
+    assert _numbers(CUD, text.format("2.8")) == 0
