@@ -194,11 +194,16 @@ def list_parts(clause: Span) -> list[Span]:
         elif match.group(0) == ")":
             depth = max(0, depth - 1)
         elif depth == 0:
-            parts.append(Span(clause.start + start, clause.start + match.start(),
-                              text[start:match.start()]))
+            part = text[start:match.start()]
+            if match.group(0).strip() in ("and", "or") and _PAIRED.search(part):
+                continue  # "both hypertension and hyperlipidaemia": one item, not two
+            parts.append(Span(clause.start + start, clause.start + match.start(), part))
             start = match.end()
     parts.append(Span(clause.start + start, clause.end, text[start:]))
     return parts
+
+
+_PAIRED = re.compile(r"\b(?:both|between|either|whether)\b(?!.*\b(?:and|or)\b)", re.IGNORECASE)
 
 
 def _values_of_another(analysis: Analysis, part: str, key: str) -> bool:

@@ -127,3 +127,21 @@ def test_a_value_this_outcome_shares_with_another_is_not_only_the_others() -> No
     assert not _values_of_another(analysis, part, "outcome.hospitalization_with_heart_failure_bin")
     assert _values_of_another(analysis, "fewer heart attacks (HR 0.80)",
                               "outcome.hospitalization_with_heart_failure_bin")
+
+
+# both HR 1.33 (p = 0.006), hypertension only 1.22 (p = 0.008), hyperlipidaemia only 1.28
+TAIWAN = "taiwan_non_dm_cohort_hypertension_hyperlipidemia_dementia"
+
+
+def test_both_a_and_b_is_one_item_of_a_list() -> None:
+    from pytest_rwe.rules.completeness import list_parts
+    from pytest_rwe.rules.text import Span
+
+    clause = "having both A and B raised X (HR 1.33), and C lowered Y"
+    assert [p.quote for p in list_parts(Span(0, len(clause), clause))] == [
+        "having both A and B raised X (HR 1.33)", "C lowered Y"]
+    text = ("Compared with neither condition, having both hypertension and hyperlipidaemia "
+            "went with more dementia (HR 1.33, p = 0.006); hyperlipidaemia alone was not "
+            "significantly associated (HR 1.28, p = 0.187). Hypertension alone was also "
+            "looked at.")
+    assert _complete(TAIWAN, text) == 0  # hypertension alone is only named
