@@ -127,6 +127,18 @@ def _component(text: str, sentence: Span, claim: Claim) -> bool:
     return match is not None and not _NOT_A_LIST.search(match.group("list") or "")
 
 
+_PEOPLE_NEXT = re.compile(r"[\s-]*(?:patients|people|persons|participants|survivors|"
+                          r"adults|children|women|men|subjects|individuals|cases|cohort)\b",
+                          re.IGNORECASE)
+
+
+def _describes_people(text: str, claim: Claim) -> bool:
+    """The outcome's name modifies a noun of people ("first-MI patients", "stroke
+    survivors"): it says who was studied, not what happened to them."""
+    return claim.mention is not None and claim.cue is None and \
+        _PEOPLE_NEXT.match(text, claim.mention.span.end) is not None
+
+
 def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:
     """Each sentence's span, and whether a claim cue stands in it."""
     cues = sorted(c.cue.start for c in analysis.claims if c.cue is not None)
@@ -188,7 +200,7 @@ def list_parts(clause: Span) -> list[Span]:
     text = clause.quote
     parts: list[Span] = []
     depth = start = 0
-    for match in re.finditer(r"[()]|,\s*(?:and|or)?\s*|;\s*|\s+(?:and|or)\s+", text):
+    for match in re.finditer(r"[()]|,(?!\d)\s*(?:and|or)?\s*|;\s*|\s+(?:and|or)\s+", text):
         if match.group(0) == "(":
             depth += 1
         elif match.group(0) == ")":
@@ -211,7 +223,9 @@ def _values_of_another(analysis: Analysis, part: str, key: str) -> bool:
     one's ("bleeding inside the skull was not more common (HR 1.66, p = 0.194)" is about
     intracranial haemorrhage, not about moderate-to-severe bleeding): the claim is that
     outcome's."""
-    written = [n for n in numbers_in(part) if n.decimals >= 1 and not n.is_percent]
+    # a bound ("p < 0.001") is shared by many outcomes: only values written exactly count
+    written = [n for n in numbers_in(part) if n.decimals >= 1 and not n.is_percent
+               and not n.operator]
     if not written:
         return False
 
@@ -270,6 +284,8 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
                 said = "bare"
             elif said == "bare" and only_examined(analysis, claim):
                 said = "named"  # "X was also examined alongside Y, and Z did not differ"
+            elif said == "bare" and _describes_people(analysis.text, claim):
+                said = "named"  # "175,146 first-MI patients": who was studied, not a result
             statuses.add(said)
         if statuses & {"difference", "bare"}:
             continue

@@ -145,3 +145,41 @@ def test_both_a_and_b_is_one_item_of_a_list() -> None:
             "significantly associated (HR 1.28, p = 0.187). Hypertension alone was also "
             "looked at.")
     assert _complete(TAIWAN, text) == 0  # hypertension alone is only named
+
+
+CARDIAC = "cancer_outcomes_after_cardiac_hospital_discharge"  # recurrent MI HR 1.08, p < 0.001
+
+
+def _missing(study_id: str, text: str) -> dict[str, str]:
+    from pytest_rwe.rules.claims import study_reading
+    from pytest_rwe.rules.completeness import find_missing
+
+    study = _study(study_id)
+    analysis = analyze(study, text)
+    index, _ = study_reading(study)
+    return {m.key: m.said for m in find_missing(
+        study, analysis, index, lambda k: k in analysis.facts and analysis.facts[k].must_report)}
+
+
+def test_a_name_that_describes_the_people_studied_does_not_report_the_outcome() -> None:
+    text = ("Among 175,146 first-MI patients, those with prior cancer had higher all-cause "
+            "mortality (HR 1.44, p < 0.001) and more venous thromboembolism (HR 1.58).")
+    assert _missing(CARDIAC, text).get("outcome.recurrent_myocardial_infarction_bin") == \
+        "only named"
+    # the same name as a result is reported
+    reported = ("Among 175,146 patients, those with prior cancer had more recurrent MI (HR "
+                "1.08, p < 0.001) and higher all-cause mortality (HR 1.44).")
+    assert "outcome.recurrent_myocardial_infarction_bin" not in _missing(CARDIAC, reported)
+
+
+def test_a_p_bound_and_a_thousands_comma_do_not_tie_a_part_to_an_outcome() -> None:
+    from pytest_rwe.rules.completeness import _values_of_another, list_parts
+    from pytest_rwe.rules.text import Span
+
+    analysis = analyze(_study(CARDIAC), "Cancer mattered.")
+    # "p < 0.001" is a bound every significant outcome meets; 1.44 is all-cause death's
+    assert _values_of_another(analysis, "higher mortality (HR 1.44, p < 0.001)",
+                              "outcome.recurrent_myocardial_infarction_bin")
+    clause = "the 16,237 with cancer had more MI, and less stroke"
+    assert [p.quote for p in list_parts(Span(0, len(clause), clause))] == [
+        "the 16,237 with cancer had more MI", "less stroke"]
