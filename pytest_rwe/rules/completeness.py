@@ -132,11 +132,21 @@ _PEOPLE_NEXT = re.compile(r"[\s-]*(?:patients|people|persons|participants|surviv
                           re.IGNORECASE)
 
 
+# "PHQ-9 of 10 or more", "PHQ-9 >= 10", "a score of at least 5": a threshold for entry
+_THRESHOLD_NEXT = re.compile(
+    r"\s*(?:of\s+\d+(?:\.\d+)?\s+or\s+(?:more|higher|above|greater)\b|(?:of\s+)?(?:>=|\u2265|>|"
+    r"at\s+least|above)\s*\d+(?:\.\d+)?(?!\s*(?:%|percent|points?|units?|days?|weeks?|months?|"
+    r"years?)\b))", re.IGNORECASE)
+
+
 def _describes_people(text: str, claim: Claim) -> bool:
     """The outcome's name modifies a noun of people ("first-MI patients", "stroke
-    survivors"): it says who was studied, not what happened to them."""
-    return claim.mention is not None and claim.cue is None and \
-        _PEOPLE_NEXT.match(text, claim.mention.span.end) is not None
+    survivors") or states a threshold for entry ("PHQ-9 of 10 or more"): it says who was
+    studied, not what happened to them."""
+    if claim.mention is None or claim.cue is not None:
+        return False
+    end = claim.mention.span.end
+    return bool(_PEOPLE_NEXT.match(text, end) or _THRESHOLD_NEXT.match(text, end))
 
 
 def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:

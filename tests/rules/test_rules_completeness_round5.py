@@ -183,3 +183,18 @@ def test_a_p_bound_and_a_thousands_comma_do_not_tie_a_part_to_an_outcome() -> No
     clause = "the 16,237 with cancer had more MI, and less stroke"
     assert [p.quote for p in list_parts(Span(0, len(clause), clause))] == [
         "the 16,237 with cancer had more MI", "less stroke"]
+
+
+TMS = "tms_group_practice_mdd_phq9_change_case_series"  # -5.7 overall, -5.8 subgroup
+
+
+def test_a_name_with_a_threshold_for_entry_does_not_report_the_outcome() -> None:
+    text = ("Adults with a PHQ-9 {} completed a course of TMS. Among those who had failed four "
+            "or more antidepressants, PHQ-9 fell significantly by 5.8 points (p < 0.001).")
+    assert _missing(TMS, text.format("of 10 or more")).get("outcome_6mo.phq9_change_cont") == \
+        "only named"
+    assert _missing(TMS, text.format(">= 10")).get("outcome_6mo.phq9_change_cont") == \
+        "only named"
+    assert _complete(TMS, "Adults with a PHQ-9 of 10 or more completed TMS: PHQ-9 fell "
+                          "significantly by 5.7 points (p < 0.001), and by 5.8 points in those "
+                          "who had failed four or more antidepressants (p < 0.001).") == 1
