@@ -219,12 +219,16 @@ def list_parts(clause: Span) -> list[Span]:
             part = text[start:match.start()]
             if match.group(0).strip() in ("and", "or") and _PAIRED.search(part):
                 continue  # "both hypertension and hyperlipidaemia": one item, not two
+            if ";" not in match.group(0) and _PARTS_OF.search(part):
+                continue  # "a composite of A, B and C (HR 0.60)": the list is one outcome
             parts.append(Span(clause.start + start, clause.start + match.start(), part))
             start = match.end()
     parts.append(Span(clause.start + start, clause.end, text[start:]))
     return parts
 
 
+_PARTS_OF = re.compile(r"\b(?:composite|combined)\s+(?:(?:outcome|endpoint|end\s+point)s?\s+)?"
+                       r"of\b[^()]*$", re.IGNORECASE)
 _PAIRED = re.compile(r"\b(?:both|between|either|whether)\b(?!.*\b(?:and|or)\b)", re.IGNORECASE)
 
 

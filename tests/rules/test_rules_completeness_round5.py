@@ -198,3 +198,16 @@ def test_a_name_with_a_threshold_for_entry_does_not_report_the_outcome() -> None
     assert _complete(TMS, "Adults with a PHQ-9 of 10 or more completed TMS: PHQ-9 fell "
                           "significantly by 5.7 points (p < 0.001), and by 5.8 points in those "
                           "who had failed four or more antidepressants (p < 0.001).") == 1
+
+
+def test_a_composite_of_a_list_is_one_item_with_its_values() -> None:
+    from pytest_rwe.rules.completeness import list_parts
+    from pytest_rwe.rules.text import Span
+
+    clause = "a lower composite of A, B and C (HR 0.60), and less D"
+    assert [p.quote for p in list_parts(Span(0, len(clause), clause))] == [
+        "a lower composite of A, B and C (HR 0.60)", "less D"]
+    text = ("Sacubitril/valsartan users had lower rates of dementia (HR 0.60, p = 0.011) and a "
+            "lower composite of cognitive decline, dementia and Alzheimer's disease (HR 0.60, "
+            "p < 0.001). Cognitive decline was looked at too.")
+    assert _missing(TRINETX, text).get("outcome_3yrs.cognitive_decline_bin") == "only named"
