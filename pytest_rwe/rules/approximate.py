@@ -89,6 +89,7 @@ _SHARE = re.compile(r"\b" + _QUALIFIER + r"(?P<k>one|two|three|four|five|six|sev
 # a word one of _MULTIPLE, _WORD_MULTIPLES and _FRACTION needs to match at all
 _PROPORTION_WORD = re.compile(r"times|fold|twice|doubl|thrice|tripl|quadrupl|halv|half|third|"
                               r"quarter|fourth|fifth|tenth", re.IGNORECASE)
+_HALVING = re.compile(r"halv|\bby\s+half\b", re.IGNORECASE)
 _BELOW = ("nearly", "almost", "just under", "a little under", "close to", "under", "less than")
 _OVER = ("more than", "over", "at least", "just over", "well over")
 
@@ -167,7 +168,14 @@ def approximations_in(text: str) -> list[Approximation]:
         for match in pattern.finditer(text):
             if free(match.start(), match.end()):
                 span = Span(match.start(), match.end(), match.group(0))
-                found.append(_ratio(span, value, _qualifier(match)))
+                qualifier = _qualifier(match)
+                if value == 0.5 and _HALVING.search(match.group(0)):
+                    # "more than halved" cuts the risk by more than half: a ratio under 0.5,
+                    # where "more than half the risk" is a ratio over it
+                    low, high = _bounds(0.5, qualifier, False)
+                    found.append(Approximation(span, "reduction", 0.5, low, high, qualifier))
+                else:
+                    found.append(_ratio(span, value, qualifier))
                 taken.append((match.start(), match.end()))
     for match in (_FRACTION.finditer(text) if worded else ()):
         if not free(match.start("frac"), match.end("frac")):

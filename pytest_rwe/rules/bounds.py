@@ -32,6 +32,9 @@ def fits(number: NumberMention, entry: Entry) -> bool:
 
 
 def pvalue_fits(number: NumberMention, entry: Entry) -> bool:
+    if number.operator in ("<", ">") and abs(entry.value - number.value) <= 1e-12 and \
+            not entry.shown.lstrip().startswith(number.operator):
+        return False  # "p < 0.001" for p = 0.001: a strict bound its own value does not meet
     if number.operator in ("<", "<="):
         return entry.value <= number.value + 1e-12
     if number.operator in (">", ">="):

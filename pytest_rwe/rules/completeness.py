@@ -18,8 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_rwe.rules.abbreviations import RESERVED
+from pytest_rwe.rules.blankets import composite_by_parts, counted_blanket
 from pytest_rwe.rules.claims import Analysis, Claim
+from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
+from pytest_rwe.rules.neither import denied_by_neither
 from pytest_rwe.rules.reported import (
     estimate_written,
     estimates,
@@ -124,6 +127,28 @@ def _component(text: str, sentence: Span, claim: Claim) -> bool:
     return match is not None and not _NOT_A_LIST.search(match.group("list") or "")
 
 
+_PEOPLE_NEXT = re.compile(r"[\s-]*(?:patients|people|persons|participants|survivors|"
+                          r"adults|children|women|men|subjects|individuals|cases|cohort)\b",
+                          re.IGNORECASE)
+
+
+# "PHQ-9 of 10 or more", "PHQ-9 >= 10", "a score of at least 5": a threshold for entry
+_THRESHOLD_NEXT = re.compile(
+    r"\s*(?:of\s+\d+(?:\.\d+)?\s+or\s+(?:more|higher|above|greater)\b|(?:of\s+)?(?:>=|\u2265|>|"
+    r"at\s+least|above)\s*\d+(?:\.\d+)?(?!\s*(?:%|percent|points?|units?|days?|weeks?|months?|"
+    r"years?)\b))", re.IGNORECASE)
+
+
+def _describes_people(text: str, claim: Claim) -> bool:
+    """The outcome's name modifies a noun of people ("first-MI patients", "stroke
+    survivors") or states a threshold for entry ("PHQ-9 of 10 or more"): it says who was
+    studied, not what happened to them."""
+    if claim.mention is None or claim.cue is not None:
+        return False
+    end = claim.mention.span.end
+    return bool(_PEOPLE_NEXT.match(text, end) or _THRESHOLD_NEXT.match(text, end))
+
+
 def _sentences(analysis: Analysis) -> list[tuple[Span, bool]]:
     """Each sentence's span, and whether a claim cue stands in it."""
     cues = sorted(c.cue.start for c in analysis.claims if c.cue is not None)
@@ -158,19 +183,76 @@ def _loose_difference_near(analysis: Analysis, claim: Claim) -> bool:
 
 def _could_be_about(analysis: Analysis, index: OutcomeIndex, claim: Claim, key: str) -> bool:
     """A claim naming no outcome could be about this one: its clause holds a word of the
-    outcome's name (or one of its abbreviations)."""
+    outcome's name (or one of its abbreviations), in a part of the clause that does not
+    write another outcome's estimate or p-value instead of this one's."""
     words = set(index.names.get(key, ()))
     aliases = {a for a, keys in index.aliases.items() if key in keys}
     lo = bisect.bisect_left(analysis.token_starts, claim.clause.start)
     hi = bisect.bisect_left(analysis.token_starts, claim.clause.end)
+    found = []
     for token in analysis.tokens[lo:hi]:
         if token.text.lower().replace("-", "") in aliases:
-            return True
-        if token.text.lower().startswith(_CLAIM_WORDS):
+            found.append(token.start)
+        elif token.text.lower().startswith(_CLAIM_WORDS):
             continue  # "not significantly associated" is not about "clinically significant X"
-        if index.words_matching(token.norm) & words:
-            return True
-    return False
+        elif index.words_matching(token.norm) & words:
+            found.append(token.start)
+    if not found:
+        return False
+    parts = list_parts(claim.clause)
+    return not all(_values_of_another(analysis, part.quote, key)
+                   for part in parts if any(part.start <= at < part.end for at in found))
+
+
+def list_parts(clause: Span) -> list[Span]:
+    """A clause cut at the commas, semicolons and "and"s outside brackets: the items of a
+    list ("lower death rates, and 20% fewer heart attacks (HR 0.80)")."""
+    text = clause.quote
+    parts: list[Span] = []
+    depth = start = 0
+    for match in re.finditer(r"[()]|,(?!\d)\s*(?:and|or)?\s*|;\s*|\s+(?:and|or)\s+", text):
+        if match.group(0) == "(":
+            depth += 1
+        elif match.group(0) == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            part = text[start:match.start()]
+            if match.group(0).strip() in ("and", "or") and _PAIRED.search(part):
+                continue  # "both hypertension and hyperlipidaemia": one item, not two
+            if ";" not in match.group(0) and _PARTS_OF.search(part):
+                continue  # "a composite of A, B and C (HR 0.60)": the list is one outcome
+            parts.append(Span(clause.start + start, clause.start + match.start(), part))
+            start = match.end()
+    parts.append(Span(clause.start + start, clause.end, text[start:]))
+    return parts
+
+
+_PARTS_OF = re.compile(r"\b(?:composite|combined)\s+(?:(?:outcome|endpoint|end\s+point)s?\s+)?"
+                       r"of\b[^()]*$", re.IGNORECASE)
+_PAIRED = re.compile(r"\b(?:both|between|either|whether)\b(?!.*\b(?:and|or)\b)", re.IGNORECASE)
+
+
+def _values_of_another(analysis: Analysis, part: str, key: str) -> bool:
+    """The part writes an estimate or a p-value that is another outcome's and none of this
+    one's ("bleeding inside the skull was not more common (HR 1.66, p = 0.194)" is about
+    intracranial haemorrhage, not about moderate-to-severe bleeding): the claim is that
+    outcome's."""
+    # a bound ("p < 0.001") is shared by many outcomes: only values written exactly count
+    written = [n for n in numbers_in(part) if n.decimals >= 1 and not n.is_percent
+               and not n.operator]
+    if not written:
+        return False
+
+    def values(fact_key: str) -> list[float]:
+        fact = analysis.facts[fact_key]
+        return [v for v in (fact.point, fact.p) if v is not None]
+
+    def holds(fact_key: str) -> bool:
+        return any(matches(n.value, n.decimals, v) for n in written for v in values(fact_key))
+
+    if key in analysis.facts and holds(key):
+        return False
+    return any(holds(k) for k in analysis.facts if k != key)
 
 
 _CLAIM_WORDS = ("significan", "statistical", "clinical", "higher", "lower", "increas",
@@ -193,6 +275,7 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
         if claim.outcome is not None and not claim.baseline:
             by_outcome.setdefault(claim.outcome.key, []).append(claim)
     missing: list[Missing] = []
+    denied = denied_by_neither(analysis)
     for key in named:
         if not must_report(key):
             continue
@@ -205,7 +288,9 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             at = max(0, bisect.bisect_right(starts, where) - 1)
             sentence, cued = sentences[at] if sentences else (claim.clause, True)
             said = status(claim, analysis.text, sentence, cued)
-            if said == "difference" and _component(analysis.text, sentence, claim):
+            if claim.mention is not None and claim.mention.span.start in denied:
+                said = "null"  # "neither A (HR 0.90) nor B showed a significant difference"
+            elif said == "difference" and _component(analysis.text, sentence, claim):
                 # "the combined outcome of memory decline, dementia or AD": the composite's
                 # result, whatever the next sentence says of "these differences"
                 said = "named"
@@ -213,13 +298,17 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
                 said = "bare"
             elif said == "bare" and only_examined(analysis, claim):
                 said = "named"  # "X was also examined alongside Y, and Z did not differ"
+            elif said == "bare" and _describes_people(analysis.text, claim):
+                said = "named"  # "175,146 first-MI patients": who was studied, not a result
             statuses.add(said)
         if statuses & {"difference", "bare"}:
             continue
         if not table:
             table.append(tabular(analysis.text))
         unsure = table[0] or any(sole or (not c.generic and _could_be_about(
-            analysis, index, c, key)) for c in loose)
+            analysis, index, c, key)) for c in loose) or counted_blanket(
+            analysis, loose, sum(1 for k in named if must_report(k))) or (
+            not claims and composite_by_parts(analysis, named[key].name))
         if not claims and in_written_range(analysis, index, key):
             continue
         if not claims:

@@ -59,7 +59,9 @@ def timepoint_numbers(timepoint: str | None) -> list[float]:
     return out
 
 
-_DURATION = re.compile(r"\s*(days?|weeks?|months?|years?)\b", re.IGNORECASE)
+# "736 +/- 422 days": the unit after a spread is the mean's unit too
+_DURATION = re.compile(r"(?:\s*(?:\+/-|\u00b1)\s*\d+(?:\.\d+)?)?\s*(days?|weeks?|months?|"
+                       r"years?)\b", re.IGNORECASE)
 _DAYS = {"da": 1.0, "we": 7.0, "mo": 365.25 / 12, "ye": 365.25}
 
 

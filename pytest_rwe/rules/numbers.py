@@ -8,8 +8,6 @@ another outcome is caught; a group size is checked against the group it is writt
 
 from __future__ import annotations
 
-import bisect
-import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -19,7 +17,7 @@ from pytest_rwe.rules.approximate import (
 )
 from pytest_rwe.rules.at_time import wrong_timepoint
 from pytest_rwe.rules.bounds import fits, pvalue_fits, shared_bound
-from pytest_rwe.rules.claims import Analysis, study_reading
+from pytest_rwe.rules.claims import Analysis
 from pytest_rwe.rules.consistency import (
     estimates_outside_interval,
     printed_shares,
@@ -30,15 +28,16 @@ from pytest_rwe.rules.design_labels import other_sex
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
+from pytest_rwe.rules.number_owners import local_outcomes, named_near
 from pytest_rwe.rules.number_reading import (
     at_time_written,
     at_written_time,
     full_year,
-    interrupted,
     with_counted,
 )
+from pytest_rwe.rules.number_roles import accepted_anyway
 from pytest_rwe.rules.owned import misplaced_share, nested
-from pytest_rwe.rules.proportions import check_approximation, outcome_name, sentence_bounds
+from pytest_rwe.rules.proportions import check_approximation, outcome_name
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.study import Study
 
@@ -55,6 +54,10 @@ _GAP_RE = re.compile(r"^(?:[\s,:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|
                      r"and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|"
                      r"percentage|points?|pp|units?|mmHg|range|from|between)\b)*$",
                      re.IGNORECASE)
+# "mean PHQ-9 change at 6 months -3.2": the time the label's value is measured at, between
+# the label and the value (not "HR 1.59 at 5 years and 1.45", the time of the value before)
+_TIME_GAP = re.compile(r"\s*(?:at|after|over)\s+\d+\s*(?:months?|weeks?|years?|days?|mo|y)"
+                       r"\s*(?:[,:=]|\b(?:was|were|of|is)\b)?\s*", re.IGNORECASE)
 _POINT_RE = re.compile(r"(?:\b(?:a?HR|a?OR|a?RR|IRR|MD)|\b(?:hazard|odds|risk|rate)\s+ratio|"
                        r"\brelative\s+risk|\bmean\s+(?:difference|change))\s*(?:[:=,]|\bof\b|"
                        r"\bwas\b|\bis\b|\bwere\b)?\s*$", re.IGNORECASE)
@@ -63,8 +66,6 @@ _CI_RE = re.compile(r"\b(?:CI|confidence\s+interval)\s*(?:[:=,]|\bof\b|\bwas\b|\
 _SIZE_AFTER = re.compile(r"^\s*(?:new\s+)?(?:patients|participants|subjects|individuals|people|"
                          r"adults|users|veterans|respondents|persons|women|men|children|"
                          r"initiators|employees|cases)\b", re.IGNORECASE)
-_NULL_TALK = re.compile(r"\b(?:cross|crosses|crossed|crossing|includ\w*|span\w*|null|unity|"
-                        r"overlap\w*|exclud\w*)\b", re.IGNORECASE)
 
 
 def _role(text: str, number: NumberMention, clause: Span | None) -> str:
@@ -88,7 +89,7 @@ def _context(text: str, number: NumberMention, clause: Span | None) -> str:
         last = max(labels, key=lambda m: m.end())
         gap = before[last.end():]
         # A closed parenthesis ends the label's reach: "(HR 1.27) and 10% higher ...".
-        if _GAP_RE.match(gap) and gap.count(")") <= gap.count("("):
+        if (_GAP_RE.match(gap) or _TIME_GAP.fullmatch(gap)) and gap.count(")") <= gap.count("("):
             return "effect"
     if re.search(r"\bn\s*=\s*$", before, re.IGNORECASE) or \
             _SIZE_AFTER.match(text[number.span.end:number.span.end + 30]):
@@ -117,16 +118,16 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
                              text[previous[0].span.end:number.span.start], re.IGNORECASE):
             context = previous[1]  # "HRs of 2.72 and 1.31", "p = 0.02 and 0.04"
         previous = (number, context)
-        if _accepted_anyway(text, number, span):
+        if accepted_anyway(text, number, span):
             continue
-        local, strict = _local_outcomes(analysis, mention_starts, number)
+        local, strict = local_outcomes(analysis, mention_starts, number)
         local = at_written_time(study, analysis, number,
                                 with_counted(study, analysis, number, local))
         role = _role(text, number, span) if context == "effect" else ""
 
         def near(keys: set[str], strict: bool, number: NumberMention = number,
                  local: set[str] = local) -> bool:
-            return _named_near(study, analysis, number, local, keys, strict)
+            return named_near(study, analysis, number, local, keys, strict)
 
         def written_at(keys: set[str], number: NumberMention = number) -> bool:
             return at_time_written(study, analysis, number, keys)
@@ -163,67 +164,6 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         if not any(s.start < span.end and span.start < s.end for s in flagged):
             findings.append(NumberFinding(span, "results.outcomes", contradiction.message))
     return sorted(findings, key=lambda f: f.span.start)
-
-
-def _local_outcomes(analysis: Analysis, mention_starts: list[int], number: NumberMention
-                    ) -> tuple[set[str], bool]:
-    """The outcomes a number is written for: those named since the last ")" before it.
-
-    The second value is True when that is certain: the number directly follows the full
-    names of its outcomes ("hypokalemia (HR 2.72"), so a value of any other outcome is wrong.
-    A bound after "all", "both" or "each" ("all had p < 0.001") is for every outcome the
-    sentence names.
-    """
-    # index ranges of analysis.mentions, not copies: a sentence may name hundreds of outcomes
-    first, last = sentence_bounds(analysis, mention_starts, number.span.start)
-    mentions = analysis.mentions
-    # mentions are in text order: those before the number are a prefix of the sentence's
-    cut = bisect.bisect_left(mention_starts, number.span.start, first, max(first, last))
-    while cut > first and mentions[cut - 1].span.end > number.span.start:
-        cut -= 1
-    if cut == first or _ALL_BEFORE.search(analysis.text[max(0, number.span.start - 24):
-                                                        number.span.start]):
-        return {m.outcome.key for m in mentions[first:last]}, False
-    lo, _hi = analysis.sentence_of(number.span.start)
-    start = analysis.tokens[lo].start if analysis.tokens else 0
-    close = analysis.text.rfind(")", start, number.span.start)
-    segment = mentions[bisect.bisect_left(mention_starts, close + 1, first, cut):cut]
-    # "dementia HR 0.60 (0.40-0.89), p < 0.01": after the name's own bracket, still its
-    # number, unless a list or a clause break comes between
-    nearest = mentions[cut - 1:cut]
-    if not segment and nearest and re.fullmatch(
-            r"[^;()]*(?:\([^()]*\)[^;()]*)?", analysis.text[nearest[0].span.end:
-                                                            number.span.start]):
-        segment = nearest
-    chosen = segment or mentions[first:cut]
-    # "hypokalemia (HR 2.72", "gout at 30 days (RR 1.97": the name, a few words, then the
-    # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
-    sure = all(m.full and not interrupted(analysis, m) for m in segment)
-    strict = bool(segment) and sure and bool(
-        re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
-                     analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
-    return {m.outcome.key for m in chosen}, strict
-
-
-_ALL_BEFORE = re.compile(r"\b(?:all|both|each|every|either)\b[^.;()]{0,16}$", re.IGNORECASE)
-
-
-def _accepted_anyway(text: str, number: NumberMention, clause: Span | None) -> bool:
-    after = text[number.span.end:number.span.end + 30]
-    if number.value == 95 and number.is_percent and re.search(r"CI|confiden|interval", after,
-                                                              re.I):
-        return True
-    if number.value in (0.05, 5.0) and not number.is_word and (
-            number.value == 0.05 or re.search(r"signific|level|alpha", after, re.I)):
-        return True
-    return number.value in (0.0, 1.0) and clause is not None and _null_talk(clause.quote)
-
-
-@functools.lru_cache(maxsize=64)
-def _null_talk(clause: str) -> bool:
-    """The clause speaks of the null value ("crosses 1"): read once per clause, which may
-    hold hundreds of estimates of 1.0."""
-    return bool(_NULL_TALK.search(clause))
 
 
 def _near(index: StudyIndex, number: NumberMention, kinds: Iterable[str]) -> list[Entry]:
@@ -266,34 +206,6 @@ def _near_entries(index: StudyIndex, number: NumberMention, kinds: tuple[str, ..
 
 
 _EFFECT_KINDS: tuple[Kind, ...] = ("effect", "percent", "derived")
-
-
-_ESTIMATES = re.compile(r"\([^()]*\d[.\u00b7]\d[^()]*\)")
-
-
-def _named_near(study: Study, analysis: Analysis, number: NumberMention, local: set[str],
-                keys: set[str], strict: bool) -> bool:
-    """A word of another outcome's name (one the named outcomes do not have) stands before
-    the number: in its own segment ("any bleeding (...) or BARC 2, 3 or 5 bleeding (HR
-    0.85") or, less sure, in its clause ("counselling or therapy and psychotropic use ...
-    (OR 1.51 and 1.56)"). The number may then be that outcome's, whose name the juror did
-    not find."""
-    names, _ = study_reading(study)
-    words = {w for k in keys for w in names.names.get(k, ())} - {
-        w for k in local for w in names.names.get(k, ())}
-    if not words:
-        return False
-    clause = analysis.clause_of(number.span.start)
-    start = clause[2].start if clause else 0
-    if strict:
-        # the segment starts after the previous outcome's estimates "(HR 0.91, 0.78-1.06)";
-        # a label in brackets ("clinically relevant (BARC 2/3/5) bleeding") does not end it
-        for match in _ESTIMATES.finditer(analysis.text, start, number.span.start):
-            start = match.end()
-    lo = bisect.bisect_left(analysis.token_starts, start)
-    hi = bisect.bisect_left(analysis.token_starts, number.span.start)
-    return any(names.words_matching(t.norm) & words or t.norm in words
-               for t in analysis.tokens[lo:hi])
 
 
 def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,

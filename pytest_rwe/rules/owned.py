@@ -38,7 +38,9 @@ def nested(study: Study, local: Iterable[str], others: Iterable[str], *,
                for a in mine for b in theirs)
 
 # words that link a name to its share: "X was achieved by 58.2%", "X rate of 12%"
-_AFTER = re.compile(r"^\s*(?:\(|:|-|=)?\s*(?:(?:was|were|is|are|of|in|at|by|reached|achieved|"
+# "leukopenia 5/140 (3.6%)": a count over its denominator may stand between them
+_AFTER = re.compile(r"^\s*(?:\(|:|-|=)?\s*(?:\d+\s*/\s*\d+\s*\(\s*)?"
+                    r"(?:(?:was|were|is|are|of|in|at|by|reached|achieved|"
                     r"occurred|rate|rates|the|a|an|overall|observed|seen|found|recorded|"
                     r"reported|\d+(?:\.\d+)?[\s-]*(?:months?|years?|weeks?|days?|mo|yrs?))"
                     r"[\s,]*){0,5}$", re.IGNORECASE)
@@ -48,6 +50,9 @@ _BEFORE = re.compile(r"^\s*%?\s*(?:of\s+(?:the\s+)?(?:patients|participants|case
                      r"(?:\s+(?:a|an|the))?\s*$", re.IGNORECASE)
 
 
+_CHANGE_NEXT = re.compile(r"\s*(?:\w+\s+)?(?:reduc\w*|increas\w*|decreas\w*|lower|higher|less|"
+                          r"more|risk|odds|hazard|differen\w*|chang\w*|points?|rise|drop|fall|"
+                          r"excess|gain|loss|relative|absolute)\b", re.IGNORECASE)
 _VALUE_AT = re.compile(r"\d%?\s*(?:at|by|after)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
@@ -70,7 +75,12 @@ def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
     following: list[Mention] = []
     if after:
         first = min(m.span.start for m in after)
-        if _BEFORE.match(text[number.span.end:first]):
+        end = max(m.span.end for m in after if m.span.start == first)
+        # "of which 30% heart failure and 42% sudden death": a share glued to the name it
+        # counts; not "a 10% mortality reduction", a change
+        if _BEFORE.match(text[number.span.end:first]) or (
+                re.fullmatch(r"%\s+", text[number.span.end:first])
+                and not _CHANGE_NEXT.match(text, end)):
             following = [m for m in after if m.span.start == first]
     if before:
         last = max(m.span.end for m in before)

@@ -51,10 +51,31 @@ def _as_written(number: NumberMention, text: str, fact: Fact) -> bool:
             return False
         change = abs(fact.point - 1.0) * 100.0
         return number.value >= 5 and matches(number.value, number.decimals, change)
-    return number.decimals >= 1 and matches(number.value, number.decimals, fact.point) and \
-        bool(_ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):number.span.start])) \
-        and not (_OPENS_INTERVAL.match(text, number.span.end)
-                 and _AFTER_ESTIMATE.search(text, 0, number.span.start))
+    if number.decimals < 1 or not matches(number.value, number.decimals, fact.point):
+        return False
+    labelled = bool(_ESTIMATE_BEFORE.search(text[max(0, number.span.start - 40):
+                                                 number.span.start])) and not (
+        _OPENS_INTERVAL.match(text, number.span.end)
+        and _AFTER_ESTIMATE.search(text, 0, number.span.start))
+    return labelled or _own_interval_after(number, text, fact)
+
+
+# "counselling/therapy 1.51 (1.24-1.83)": a value followed by its own interval
+_INTERVAL_AFTER = re.compile(r"\s*\(\s*(?:95\s*%\s*CI[:,]?\s*)?([-\u2212]?\d+\.\d+)\s*"
+                             r"(?:-|\u2013|to|,)\s*([-\u2212]?\d+\.\d+)\s*[,;)]", re.IGNORECASE)
+
+
+def _own_interval_after(number: NumberMention, text: str, fact: Fact) -> bool:
+    """The number is followed by a bracket holding both limits of this fact's interval: a
+    point estimate and its interval written together, with no label needed."""
+    if fact.low is None or fact.high is None:
+        return False
+    match = _INTERVAL_AFTER.match(text, number.span.end)
+    if match is None:
+        return False
+    low, high = (match.group(i).replace("\u2212", "-") for i in (1, 2))
+    return all(matches(float(v), len(v.split(".")[1]), limit)
+               for v, limit in ((low, fact.low), (high, fact.high)))
 
 
 def estimates(analysis: Analysis, key: str, claimed: frozenset[str] = frozenset()
@@ -98,10 +119,19 @@ def estimate_written(analysis: Analysis, key: str, claimed: frozenset[str] = fro
         lo, hi = clause[2].start, clause[2].end
         null = any(c.cue is not None and lo <= c.cue.start < hi and (
             c.direction == "null" or (c.direction is None and c.significant is False))
+            and not _other_named_between(analysis, key, span.start, c.cue.start)
             for c in analysis.claims)
         if not null:
             return "difference"
     return "null"
+
+
+def _other_named_between(analysis: Analysis, key: str, one: int, other: int) -> bool:
+    """Another outcome is named between an estimate and a cue of no difference ("to make the
+    groups comparable, ... a lower risk of death (...) and of readmission (HR 0.90)"): the
+    cue speaks of what stands on its own side, not of this estimate."""
+    lo, hi = min(one, other), max(one, other)
+    return any(lo <= m.span.start < hi and m.outcome.key != key for m in analysis.mentions)
 
 
 def only_examined(analysis: Analysis, claim: Claim) -> bool:

@@ -352,11 +352,12 @@ _NUMBER_RE = re.compile(
 _OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater than|more than|over|"
                           r"above|exceeding)\s*$",
                           re.IGNORECASE)
+# "about a 70% lower risk": the article between the hedge and its number keeps the hedge
 _HEDGE_RE = re.compile(r"(?:\b(?:about|approximately|approx\.?|roughly|around|nearly|almost|some|"
-                       r"close\s+to)\s*|~\s*)$", re.IGNORECASE)
+                       r"close\s+to)\s*(?:\ban?\s+)?|~\s*)$", re.IGNORECASE)
 # the last non-space character of a match of each (no other character matches these ignoring
 # case): a number after any other needs no search
-_OPERATOR_ENDS, _HEDGE_ENDS = frozenset("=<>≤≥nNwWrReEgG"), frozenset("tTyYxX.dDeEoO~")
+_OPERATOR_ENDS, _HEDGE_ENDS = frozenset("=<>≤≥nNwWrReEgG"), frozenset("tTyYxX.dDeEoO~aAnN")
 _UNIT_TAILS = frozenset({"mo", "mos", "m", "y", "yr", "yrs", "d", "w", "wk", "wks", "h", "x",
                          "mg", "kg", "g", "ml", "mmhg", "k", "percent", "pct"})
 
@@ -391,6 +392,8 @@ def numbers_in(text: str) -> list[NumberMention]:
         scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
         if scale_match:
             scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[scale_match.group(1).lower()]
+        elif tail == "k":
+            scale = 1e3  # "175k patients": thousands
         before = text[max(0, start - 14):start]
         op_match = _OPERATOR_RE.search(before) if before.rstrip()[-1:] in _OPERATOR_ENDS else None
         operator = ""

@@ -125,7 +125,7 @@ def test_group_values_kept_per_clause_and_refs() -> None:
 
 
 def test_null_talk_is_read_per_clause() -> None:
-    from pytest_rwe.rules.numbers import _accepted_anyway
+    from pytest_rwe.rules.number_roles import accepted_anyway as _accepted_anyway
 
     crossing = "the interval crosses 1 (HR 1.0)"
     plain = "the hazard ratio was 1.0"
