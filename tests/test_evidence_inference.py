@@ -22,11 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "cases" / "golden" / "labeled" / "evidence_inference"
 LINES = SET / "validation.jsonl"
 STUDIES = SET / "validation"
-# Regression floors for builtin/rules on the validation twins (the figures measured when the
-# set was built are in docs/jury.md; a change that loses more than a few catches fails here).
-MIN_INCREASE_DECREASE_CAUGHT = 0.50
-MIN_SIGNIFICANCE_CAUGHT = 0.55
-MAX_AGREEING_FALSE_ALARMS = 0.07
+# Regression floors for builtin/rules on the validation twins, a few catches below issue 14's
+# round 5 (130/195, 66/101, 6 of 296 agreeing twins with a false alarm; docs/jury.md): a
+# change that loses more than a few catches, or raises false alarms, fails here.
+MIN_INCREASE_DECREASE_CAUGHT = 0.64
+MIN_SIGNIFICANCE_CAUGHT = 0.62
+MAX_AGREEING_FALSE_ALARMS = 0.04
 
 
 def _builder() -> ModuleType:

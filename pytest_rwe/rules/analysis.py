@@ -56,6 +56,9 @@ class Analysis:
     token_starts: list[int] = field(default_factory=list)
     _sentence_starts: list[int] = field(default_factory=list)
     _clause_starts: list[int] = field(default_factory=list)
+    #: names read as a composite's parts ("X, Y or Z (taken together)"), not in ``mentions``:
+    #: no claims of their own, but they show the composite was named
+    components: list[Mention] = field(default_factory=list)
 
     def sentence_of(self, char: int) -> tuple[int, int]:
         """The token range of the sentence holding character ``char``."""

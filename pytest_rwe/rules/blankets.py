@@ -56,7 +56,8 @@ def composite_by_parts(analysis: Analysis, name: str) -> bool:
     if not _COMPOSITE_NAME.search(name):
         return False
     text = analysis.text
-    mentions = analysis.mentions
+    # the parts are read as the composite's, out of the mentions: look at them too
+    mentions = sorted([*analysis.mentions, *analysis.components], key=lambda m: m.span.start)
     for first, second in itertools.pairwise(mentions):
         between = text[first.span.end:second.span.start]
         if first.outcome.key == second.outcome.key or not re.fullmatch(

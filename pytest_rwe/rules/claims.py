@@ -67,6 +67,7 @@ def analyze(study: Study, text: str) -> Analysis:
     mentions = find_mentions(study, index, facts, text, tokens,
                              [r for r in sentence_ranges if r[1] > r[0]],
                              [(lo, hi) for lo, hi, _ in clause_ranges])
+    every = mentions
     kept = _without_components(tokens, mentions)
     # a component's words stay part of a name: "cognitive decline" states no decline
     kept_ids = {id(m) for m in kept}
@@ -83,7 +84,8 @@ def analyze(study: Study, text: str) -> Analysis:
     analysis = Analysis(text, tokens, sentence_ranges, clause_ranges, mentions, groups, [],
                         facts, starts,
                         [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
-                        [c[2].start for c in clause_ranges])
+                        [c[2].start for c in clause_ranges],
+                        [m for m in every if id(m) not in kept_ids])
     # words inside a name's own span ("rehospitalization for worsening heart failure") are
     # part of the name, not claims of their own
     for mention in mentions:
