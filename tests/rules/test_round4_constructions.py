@@ -8,32 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from twin_studies import one_outcome, twins
 
 from pytest_rwe.rules import judge
 from pytest_rwe.rules.claims import analyze
-from pytest_rwe.study import Study, parse_study
-
-
-def one_outcome(name: str, md: str, p: str, *, intervention: str = "drug A",
-                control: str = "placebo") -> Study:
-    key = f"outcome.{name.replace(' ', '.')}_cont"
-    raw: dict[str, Any] = {
-        "id": "round4", "design": "cohort", "question": "How does drug A compare?",
-        "picot": {"population": "Adults", "intervention": intervention, "control": control,
-                  "outcome": name, "timeframe": "12 weeks"},
-        "results": {"intervention_size": 40, "control_size": 40, "baseline_differences": {},
-                    "outcomes": {f"{key}!MD": md, f"{key}!pvalue": p}}}
-    return parse_study(raw)
-
-
-def twins(name: str, text: str, direction: str, **groups: str) -> tuple[int, int]:
-    """The direction_of_effect score for the agreeing and the contradicting study."""
-    agree, contradict = ("-4.1 (-6.0, -2.2)", "4.1 (2.2, 6.0)") if direction == "lower" else (
-        "4.1 (2.2, 6.0)", "-4.1 (-6.0, -2.2)")
-    return (judge(one_outcome(name, agree, "0.001", **groups), text,
-                  "direction_of_effect").score,
-            judge(one_outcome(name, contradict, "0.001", **groups), text,
-                  "direction_of_effect").score)
+from pytest_rwe.study import parse_study
 
 
 def test_a_long_name_is_named_by_its_head() -> None:

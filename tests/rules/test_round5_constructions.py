@@ -7,40 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_rwe.rules import judge
+from twin_studies import one_outcome, twins
+
 from pytest_rwe.rules.claims import analyze
 from pytest_rwe.rules.compared_values import ordered_values, parallel_values
-from pytest_rwe.study import Study, parse_study
-
-
-def one_outcome(name: str, md: str, p: str = "0.001", *, intervention: str = "drug A",
-                control: str = "placebo") -> Study:
-    key = f"outcome.{name.replace(' ', '.')}_cont"
-    raw: dict[str, Any] = {
-        "id": "round5", "design": "cohort", "question": "How does drug A compare?",
-        "picot": {"population": "Adults", "intervention": intervention, "control": control,
-                  "outcome": name, "timeframe": "12 weeks"},
-        "results": {"intervention_size": 40, "control_size": 40, "baseline_differences": {},
-                    "outcomes": {f"{key}!MD": md, f"{key}!pvalue": p}}}
-    return parse_study(raw)
-
-
-def twins(name: str, text: str, direction: str, **groups: str) -> tuple[int, int]:
-    """The direction_of_effect score for the agreeing and the contradicting study."""
-    agree, contradict = ("-4.1 (-6.0, -2.2)", "4.1 (2.2, 6.0)") if direction == "lower" else (
-        "4.1 (2.2, 6.0)", "-4.1 (-6.0, -2.2)")
-    return (judge(one_outcome(name, agree, **groups), text, "direction_of_effect").score,
-            judge(one_outcome(name, contradict, **groups), text, "direction_of_effect").score)
-
-
-# ------------------------------------------------ two halves, each a group and its value
-
-def test_each_half_names_its_group_and_value() -> None:
-    """"45% of patients reached X at week 8 in the A group compared with 20% in the B group":
-    the value of the first half stands before its group, as in the second half."""
-    text = ("45% of patients reached remission at week 8 in the drug A group compared with "
-            "20% in the placebo group (p = 0.01).")
-    assert twins("remission", text, "higher") == (1, 0)
+from pytest_rwe.study import parse_study
 
 
 def test_a_count_out_of_a_total_is_a_share() -> None:
