@@ -67,11 +67,11 @@ def analyze(study: Study, text: str) -> Analysis:
     mentions = find_mentions(study, index, facts, text, tokens,
                              [r for r in sentence_ranges if r[1] > r[0]],
                              [(lo, hi) for lo, hi, _ in clause_ranges])
-    every = mentions
     kept = _without_components(tokens, mentions)
     # a component's words stay part of a name: "cognitive decline" states no decline
     kept_ids = {id(m) for m in kept}
-    components = {p for m in mentions if id(m) not in kept_ids for p in m.positions}
+    dropped = [m for m in mentions if id(m) not in kept_ids]
+    components = {p for m in dropped for p in m.positions}
     mentions = kept
     in_names = {p for m in mentions for p in m.positions} | components
     groups = defined_labels(tokens, find_group_refs(study, text, tokens, in_names))
@@ -85,7 +85,7 @@ def analyze(study: Study, text: str) -> Analysis:
                         facts, starts,
                         [tokens[lo].start if hi > lo else 0 for lo, hi in sentence_ranges],
                         [c[2].start for c in clause_ranges],
-                        [m for m in every if id(m) not in kept_ids])
+                        dropped)
     # words inside a name's own span ("rehospitalization for worsening heart failure") are
     # part of the name, not claims of their own
     for mention in mentions:

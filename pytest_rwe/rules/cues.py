@@ -17,7 +17,7 @@ from pytest_rwe.rules.sizes import BIGGER as _BIGGER
 from pytest_rwe.rules.sizes import SHAPES as _SHAPES
 from pytest_rwe.rules.sizes import SMALLER as _SMALLER
 from pytest_rwe.rules.sizes import quantity_before, sized_excesses
-from pytest_rwe.rules.text import Span, Token
+from pytest_rwe.rules.text import Span, Token, outside_brackets
 
 
 @dataclass(frozen=True)
@@ -342,19 +342,11 @@ _DIFFER = re.compile(r"^(?:differ|differed|differs|differing|different|differenc
 def _cue_follows(tokens: Sequence[Token], pos: int, hi: int, cues: Sequence[Cue]) -> bool:
     """A direction or valence cue within three words after ``pos``, over parentheses."""
     starts = {c.start for c in cues if c.kind != "null"}
-    depth = steps = 0
-    for ahead in range(pos + 1, hi):
-        text = tokens[ahead].text
-        if text in "([":
-            depth += 1
-        elif text in ")]":
-            depth = max(0, depth - 1)
-        elif not depth:
-            if ahead in starts:
-                return True
-            steps += 1
-            if steps > 3:
-                return False
+    for steps, ahead in enumerate(outside_brackets(tokens, pos + 1, hi)):
+        if steps > 3:
+            return False
+        if ahead in starts:
+            return True
     return False
 
 
