@@ -305,3 +305,12 @@ def paired_names(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
 
 
 _PAIRING = frozenset(["and", "or", "vs", "versus", "/"])
+
+
+_P_WORDS = frozenset(["p", "p-value", "pvalue"])
+
+
+def p_bound(text: str, prev: str) -> bool:
+    """"p<0.0001", "P ≥ 0.05": a sign after "p" bounds a p-value; it never names the group
+    described as "(<=250 mg prednisolone)", whose sign is read as the word "below"."""
+    return not text[:1].isalnum() and prev in _P_WORDS

@@ -1,0 +1,44 @@
+"""builtin/rules, issue 14 round 6: readings of direction_of_effect, each a rule of English
+about how trial prose states results, stated with invented outcomes and groups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_rwe.rules import judge
+from pytest_rwe.rules.claims import analyze
+from pytest_rwe.study import Study, parse_study
+
+
+def study(*outcomes: tuple[str, str, str, str | None], intervention: str = "drug A",
+          control: str = "placebo") -> Study:
+    """A cohort study of (name, measure, estimate, p) binary outcomes."""
+    results: dict[str, str] = {}
+    for name, measure, estimate, p in outcomes:
+        key = f"outcome.{name.replace(' ', '_')}_bin"
+        results[f"{key}!{measure}"] = estimate
+        if p is not None:
+            results[f"{key}!pvalue"] = p
+    raw: dict[str, Any] = {
+        "id": "round6", "design": "cohort", "question": "How does drug A compare?",
+        "picot": {"population": "Adults", "intervention": intervention, "control": control,
+                  "outcome": ", ".join(o[0] for o in outcomes), "timeframe": "1 year"},
+        "results": {"intervention_size": 400, "control_size": 400, "baseline_differences": {},
+                    "outcomes": results}}
+    return parse_study(raw)
+
+
+def direction(s: Study, text: str) -> int:
+    return judge(s, text, "direction_of_effect").score
+
+
+def test_a_sign_after_p_bounds_the_p_value_not_a_group() -> None:
+    """"HR 1.3 (1.1-1.4), p<0.0001" for groups described by a dose bound ("(<=250 mg)",
+    read as "below"): the sign bounds the p-value; it does not name the lower-dose group
+    as the side of the ratio (which would read HR 1.3 from that group's side, as lower)."""
+    s = study(("stroke", "HR", "1.30 (1.10, 1.40)", "0.0001"),
+              intervention="Long course of drug A (>250 mg)",
+              control="Short course of drug A (<=250 mg)")
+    text = "Long vs short course. At 1 yr: stroke HR 1.3 (1.1-1.4), p<0.0001."
+    assert direction(s, text) == 1
+    assert not [c for c in analyze(s, text).claims if c.direction == "lower"]
