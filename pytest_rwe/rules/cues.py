@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.non_claims import states_no_claim
+from pytest_rwe.rules.non_claims import share_of, states_no_claim
 from pytest_rwe.rules.sizes import BIGGER as _BIGGER
 from pytest_rwe.rules.sizes import SHAPES as _SHAPES
 from pytest_rwe.rules.sizes import SMALLER as _SMALLER
@@ -196,9 +196,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
                 "-", "blind")) or (word == "double" and pos + 2 < hi
                                   and tokens[pos + 2].text.lower() in ("blind", "dummy")):
             continue  # "double-blind": a design, not a doubling
-        if word == "half" and pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and \
-                tokens[pos - 2].text.lower() == "and":
-            continue  # "four and a half times": a number, not a halving
+        if word == "half" and ((pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and
+                                tokens[pos - 2].text.lower() == "and") or share_of(tokens, pos)):
+            continue  # "four and a half times": a number; "half of adults": a share
         if word == "half" and pos + 1 < hi and tokens[pos + 1].text.lower() == "again":
             kind = "higher"  # "half again as likely": one and a half times
         if word == "longer" and pos > lo and tokens[pos - 1].text.lower() in lexicon.LIVED:

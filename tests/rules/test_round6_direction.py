@@ -42,3 +42,13 @@ def test_a_sign_after_p_bounds_the_p_value_not_a_group() -> None:
     text = "Long vs short course. At 1 yr: stroke HR 1.3 (1.1-1.4), p<0.0001."
     assert direction(s, text) == 1
     assert not [c for c in analyze(s, text).claims if c.direction == "lower"]
+
+
+def test_half_of_the_people_is_a_share_not_a_halving() -> None:
+    """"Nearly half of adults with drug A (48%) had a stroke": a share of a group, not a
+    halving; "half the risk" still is one."""
+    s = study(("stroke", "OR", "3.10 (2.50, 3.90)", "0.001"))
+    share = "Nearly half of adults on drug A (48%) had a stroke, compared with 21% on placebo."
+    assert direction(s, share) == 1
+    assert not [c for c in analyze(s, share).claims if c.direction == "lower"]
+    assert direction(s, "Drug A gave half the risk of stroke of placebo (p = 0.001).") == 0
