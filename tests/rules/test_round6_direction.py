@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from twin_studies import twins
+
 from pytest_rwe.rules import judge
 from pytest_rwe.rules.claims import analyze
 from pytest_rwe.study import Study, parse_study
@@ -52,3 +54,11 @@ def test_half_of_the_people_is_a_share_not_a_halving() -> None:
     assert direction(s, share) == 1
     assert not [c for c in analyze(s, share).claims if c.direction == "lower"]
     assert direction(s, "Drug A gave half the risk of stroke of placebo (p = 0.001).") == 0
+
+
+def test_an_instrument_is_named_by_its_initials_before_what_is_read_off_it() -> None:
+    """"ACT dropped 3.3 points" for "asthma control test score change": the initials of the
+    instrument, before the score and change read off it, name the outcome."""
+    agree, contradict = twins("sleep quality test score change",
+                              "SQT fell 3.3 points with drug A compared with placebo.", "lower")
+    assert (agree, contradict) == (1, 0)
