@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.headline import headline_change
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.non_claims import share_of, states_no_claim
 from pytest_rwe.rules.sizes import BIGGER as _BIGGER
@@ -182,10 +183,13 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         cues.append(Cue("null", first, last, False))
         taken |= set(range(first, last + 1))
     for pos in range(lo, hi):
-        if pos in taken or pos in in_names or pos in absorbed:
+        # "body weight up 5 kg": a change between a name and its unit, inside the name's span
+        headline = headline_change(tokens, pos, hi, named)
+        if pos in taken or (pos in in_names and headline is None) or pos in absorbed:
             continue
         word = tokens[pos].text.lower()
-        kind = changes.get(pos) or _kind(word) or _compared_degree(tokens, pos, lo, hi)
+        kind = changes.get(pos) or _kind(word) or _compared_degree(tokens, pos, lo, hi) or \
+            headline
         if kind is None:
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \

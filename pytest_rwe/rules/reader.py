@@ -42,6 +42,7 @@ from pytest_rwe.rules.cue_targets import (
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.headline import headline_cues
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
@@ -115,7 +116,8 @@ class Reader:
         if not cues and not mentions:
             return []
         group_tokens = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
-        governed = attach(analysis.tokens, mentions, cues, lo, hi, group_tokens)
+        governed = headline_cues(analysis.tokens, mentions, cues, hi) | attach(
+            analysis.tokens, mentions, cues, lo, hi, group_tokens)
         claims: list[Claim] = []
         used: set[int] = set()
         for mention in mentions:

@@ -62,3 +62,15 @@ def test_an_instrument_is_named_by_its_initials_before_what_is_read_off_it() -> 
     agree, contradict = twins("sleep quality test score change",
                               "SQT fell 3.3 points with drug A compared with placebo.", "lower")
     assert (agree, contradict) == (1, 0)
+
+
+def test_a_headline_change_is_up_or_down_between_a_name_and_an_amount() -> None:
+    """"body weight up 5 kg" (a note's style, the verb left out) states a rise; the unit
+    after the amount, read as part of the name, does not hide it. "up to" and "follow-up"
+    state nothing."""
+    assert twins("body weight change", "With drug A, body weight up 5 kg (p<0.01).",
+                 "higher") == (1, 0)
+    assert twins("body weight change", "With drug A, body weight down by 3 kg (p<0.01).",
+                 "lower") == (1, 0)
+    assert twins("body weight change", "Body weight was measured for up to 12 weeks of "
+                 "follow-up 5 times.", "lower") == (1, 1)
