@@ -83,6 +83,7 @@ _EXPANSIONS: dict[str, tuple[str, ...]] = {
 # Single-word synonyms mapped to one canonical word (after stemming).
 _SYNONYMS: dict[str, str] = {
     "mortal": "death", "die": "death", "died": "death", "dead": "death", "fatal": "death",
+    "dying": "death",
     "all": "any", "renal": "kidney", "nephr": "kidney", "admiss": "hospital",
     "admit": "hospital", "hospitaliz": "hospital", "hospitalis": "hospital", "inpati": "hospital",
     "infarct": "infarction", "tumor": "cancer", "tumour": "cancer", "malign": "cancer",

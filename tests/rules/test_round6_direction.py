@@ -74,3 +74,11 @@ def test_a_headline_change_is_up_or_down_between_a_name_and_an_amount() -> None:
                  "lower") == (1, 0)
     assert twins("body weight change", "Body weight was measured for up to 12 weeks of "
                  "follow-up 5 times.", "lower") == (1, 1)
+
+
+def test_dying_names_death() -> None:
+    """"a lower risk of dying" is about death, as "died" and "deaths" are."""
+    text = "Patients on drug A had a 21% lower risk of dying within 3 months (OR 0.79)."
+    lower = study(("all cause death", "OR", "0.79 (0.65, 0.96)", "0.02"))
+    higher = study(("all cause death", "OR", "1.27 (1.05, 1.53)", "0.02"))
+    assert (direction(lower, text), direction(higher, text)) == (1, 0)
