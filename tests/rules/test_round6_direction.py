@@ -82,3 +82,14 @@ def test_dying_names_death() -> None:
     lower = study(("all cause death", "OR", "0.79 (0.65, 0.96)", "0.02"))
     higher = study(("all cause death", "OR", "1.27 (1.05, 1.53)", "0.02"))
     assert (direction(lower, text), direction(higher, text)) == (1, 0)
+
+
+def test_a_measure_noun_with_the_group_it_is_measured_in_names_nothing_else() -> None:
+    """"Stroke: OR 3.07 (...), p<0.001, a threefold higher prevalence in the placebo group":
+    "prevalence in <a group>" is the measure of the sentence's one outcome taken in a group,
+    not a thing of its own (as "prevalence of anaemia" would be)."""
+    up = study(("stroke", "OR", "3.07 (2.32, 4.06)", "0.001"))
+    down = study(("stroke", "OR", "0.33 (0.25, 0.43)", "0.001"))
+    for text in ("Stroke, p<0.001: a higher prevalence in the placebo group.",
+                 "Stroke differed (p<0.001), with a higher prevalence in the placebo group."):
+        assert (direction(down, text), direction(up, text)) == (1, 0)
