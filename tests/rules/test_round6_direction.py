@@ -93,3 +93,11 @@ def test_a_measure_noun_with_the_group_it_is_measured_in_names_nothing_else() ->
     for text in ("Stroke, p<0.001: a higher prevalence in the placebo group.",
                  "Stroke differed (p<0.001), with a higher prevalence in the placebo group."):
         assert (direction(down, text), direction(up, text)) == (1, 0)
+
+
+def test_a_compound_unit_stands_between_a_value_and_its_group() -> None:
+    """"90.9±19.9 μg/l in the drug A group and 61.4±15.5 μg/l in the placebo group
+    (p<0.001)": "μg/l" is the values' unit, as "mg" is; "A / B" with spaces is not one."""
+    text = ("At the end, the mean selenium level was 90.9±19.9 μg/l in the drug A group and "
+            "61.4±15.5 μg/l in the placebo group (p<0.001).")
+    assert twins("mean selenium level", text, "higher") == (1, 0)
