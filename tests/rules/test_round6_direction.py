@@ -101,3 +101,11 @@ def test_a_compound_unit_stands_between_a_value_and_its_group() -> None:
     text = ("At the end, the mean selenium level was 90.9±19.9 μg/l in the drug A group and "
             "61.4±15.5 μg/l in the placebo group (p<0.001).")
     assert twins("mean selenium level", text, "higher") == (1, 0)
+
+
+def test_a_p_value_after_a_semicolon_is_the_test_of_the_clause_before() -> None:
+    """"16 min and 13 min with drug A and placebo, respectively; P < 0.001.": what follows
+    the semicolon is only the test of the values before it, not a clause of its own."""
+    text = ("Mean times to response were 16 min and 13 min with drug A and placebo, "
+            "respectively; P < 0.001.")
+    assert twins("time to response", text, "higher") == (1, 0)
