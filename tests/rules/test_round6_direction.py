@@ -109,3 +109,11 @@ def test_a_p_value_after_a_semicolon_is_the_test_of_the_clause_before() -> None:
     text = ("Mean times to response were 16 min and 13 min with drug A and placebo, "
             "respectively; P < 0.001.")
     assert twins("time to response", text, "higher") == (1, 0)
+
+
+def test_two_values_then_their_two_groups_in_the_same_order() -> None:
+    """"2.1 ± 0.4 vs 3.4 ± 0.6 for drug A vs placebo": the values, then the groups they
+    belong to, paired by their order (the mirror of "for A vs B: 2.1 vs 3.4")."""
+    for text in ("Pain score was 2.1 ± 0.4 vs 3.4 ± 0.6 for drug A vs placebo (p = 0.01).",
+                 "Pain score was 2.1 and 3.4 in the drug A and placebo groups (p = 0.01)."):
+        assert twins("pain score", text, "lower") == (1, 0)
