@@ -90,11 +90,14 @@ def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
         ahead = pos + 1
         while ahead < hi and tokens[ahead].text.lower() in _DEGREE:
             ahead += 1
-        # "reduced 24-h SBP more than OLM/HCTZ": over the outcome's name to "more than"
+        # "reduced 24-h SBP more than OLM/HCTZ", "decreased X significantly more than B":
+        # over the outcome's name (and a degree adverb after it) to "more than"
         over = ahead
         while over < min(hi, ahead + 8) and (over in in_names or tokens[over].text in "-/"
                                               or tokens[over].is_number
-                                              or len(tokens[over].text) <= 2):
+                                              or len(tokens[over].text) <= 2 or (
+                                                  over > ahead and over - 1 in in_names
+                                                  and tokens[over].text.lower() in _DEGREE)):
             over += 1
         if over > ahead and over + 1 < hi and tokens[over].text.lower() in ("less", "more") \
                 and tokens[over + 1].text.lower() == "than" and not tokens[over + 2].is_number:

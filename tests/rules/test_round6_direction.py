@@ -117,3 +117,10 @@ def test_two_values_then_their_two_groups_in_the_same_order() -> None:
     for text in ("Pain score was 2.1 ± 0.4 vs 3.4 ± 0.6 for drug A vs placebo (p = 0.01).",
                  "Pain score was 2.1 and 3.4 in the drug A and placebo groups (p = 0.01)."):
         assert twins("pain score", text, "lower") == (1, 0)
+
+
+def test_a_change_verb_keeps_its_degree_over_the_name_and_an_adverb() -> None:
+    """"Drug A decreased pain score significantly more than placebo": "more" is the degree
+    of the decrease, over the outcome's name and "significantly"; not a rise of its own."""
+    text = "Drug A decreased pain score significantly more than placebo (p = 0.01)."
+    assert twins("pain score", text, "lower") == (1, 0)
