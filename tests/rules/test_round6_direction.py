@@ -124,3 +124,16 @@ def test_a_change_verb_keeps_its_degree_over_the_name_and_an_adverb() -> None:
     of the decrease, over the outcome's name and "significantly"; not a rise of its own."""
     text = "Drug A decreased pain score significantly more than placebo (p = 0.01)."
     assert twins("pain score", text, "lower") == (1, 0)
+
+
+def test_a_ratio_stated_with_its_comparison_before_the_value() -> None:
+    """"The relative risk of stroke with drug A versus placebo was 0.60 (95% CI 0.47-0.77)":
+    the group named first is the ratio's numerator; an interval holding 1 shows no side."""
+    up = study(("stroke", "RR", "1.66 (1.30, 2.10)", "0.001"))
+    down = study(("stroke", "RR", "0.60 (0.47, 0.77)", "0.001"))
+    text = "The relative risk of stroke with drug A versus placebo was 0.60 (95% CI 0.47-0.77)."
+    assert (direction(down, text), direction(up, text)) == (1, 0)
+    flipped = "The relative risk of stroke with placebo versus drug A was 1.66 (1.30-2.10)."
+    assert (direction(down, flipped), direction(up, flipped)) == (1, 0)
+    null = "The relative risk of stroke with drug A versus placebo was 0.90 (0.70-1.15)."
+    assert not [c for c in analyze(up, null).claims if c.direction in ("higher", "lower")]
