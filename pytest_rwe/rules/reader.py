@@ -52,6 +52,7 @@ from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span, numbers_in
 from pytest_rwe.rules.values_then_groups import values_then_groups
+from pytest_rwe.rules.zero_values import zero_values
 from pytest_rwe.study import Study
 
 
@@ -325,7 +326,7 @@ class Reader:
                 compared_values(tokens, refs, lo, hi, self.in_names) or \
                 parallel_values(tokens, refs, lo, hi, self.in_names) or \
                 ordered_values(tokens, refs, lo, hi) or listed_values(tokens, refs, lo, hi) or \
-                values_then_groups(tokens, refs, lo, hi)
+                values_then_groups(tokens, refs, lo, hi) or zero_values(tokens, refs, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):

@@ -137,3 +137,16 @@ def test_a_ratio_stated_with_its_comparison_before_the_value() -> None:
     assert (direction(down, flipped), direction(up, flipped)) == (1, 0)
     null = "The relative risk of stroke with drug A versus placebo was 0.90 (0.70-1.15)."
     assert not [c for c in analyze(up, null).claims if c.direction in ("higher", "lower")]
+
+
+def test_a_group_in_which_nothing_happened_has_the_value_zero() -> None:
+    """"No patient on drug A had a stroke, compared with 20% on placebo": "no" and "none"
+    state 0 for the group they quantify, set against the other group's value."""
+    up = study(("stroke", "RR", "1.66 (1.30, 2.10)", "0.001"))
+    down = study(("stroke", "RR", "0.60 (0.47, 0.77)", "0.001"))
+    for text in ("No patient on drug A had a stroke, compared with 20% on placebo (p = 0.001).",
+                 "None of the drug A patients had a stroke, versus 20% of the placebo patients "
+                 "(p = 0.001).",
+                 "Stroke developed in none of the drug A group and in 20% of the placebo group "
+                 "(p = 0.001)."):
+        assert (direction(down, text), direction(up, text)) == (1, 0)
