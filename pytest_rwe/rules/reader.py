@@ -33,7 +33,6 @@ from pytest_rwe.rules.compared_values import (
     parallel_values,
 )
 from pytest_rwe.rules.cue_targets import (
-    about_nothing,
     argument_head,
     change_size,
     only_values,
@@ -43,6 +42,7 @@ from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.headline import headline_cues
+from pytest_rwe.rules.loose import loose_claim
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
@@ -141,7 +141,8 @@ class Reader:
                 claims += [self._claim(m, cue, lo, hi, span, refs, baseline(cue.start))
                            for m in implied]
             else:
-                claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
+                claims.append(loose_claim(self.analysis, cue, lo, hi, span, baseline(cue.start),
+                                          self.in_groups | self.group_words))
         return claims
 
     def _next_name(self, mention: Mention, hi: int) -> int:
@@ -395,21 +396,3 @@ class Reader:
         direction = cue.kind if not flipped else ("lower" if cue.kind == "higher" else "higher")
         return Claim(mention.outcome, mention, span, direction, cue_span, significant, flipped,
                      baseline, cue.hedged)
-
-    def _loose(self, cue: Cue, lo: int, hi: int, span: Span, refs: list[GroupRef],
-               baseline: bool) -> Claim:
-        """A claim whose outcome could not be found: kept for coverage, never judged."""
-        tokens, text = self.analysis.tokens, self.analysis.text
-        cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
-                        text[tokens[cue.start].start:tokens[cue.end].end])
-        generic = about_nothing(tokens, cue, lo, hi, self.in_groups | self.group_words)
-        significant = cue.significant
-        if cue.kind == "null":
-            significant = False
-        elif significant is None:
-            significant = significance_after(text, tokens, cue.end, hi, self.analysis.mentions,
-                                             None)
-        return Claim(None, None, span, cue.kind if cue.kind in ("higher", "lower", "null")
-                     else None, cue_span, significant, False, baseline, cue.hedged,
-                     grounded=False, reason="no outcome of the study is named",
-                     valence=cue.kind == "valence", generic=generic)
