@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pytest_rwe.rules.text import Token
 
-__all__ = ["equative_as", "multiple_of"]
+__all__ = ["equative_as", "multiple_of", "times_as"]
 
 _MULTIPLES = frozenset(["times", "twice", "thrice", "half", "again", "fold"])
 
@@ -43,3 +43,26 @@ def multiple_of(tokens: Sequence[Token], pos: int) -> bool:
             return before in _MULTIPLES or before in ("double", "triple") or \
                 before.endswith("fold")
     return False
+
+
+_NUMBER_WORDS = {"one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0, "six": 6.0,
+                 "seven": 7.0, "eight": 8.0, "nine": 9.0, "ten": 10.0}
+
+
+def times_as(tokens: Sequence[Token], pos: int) -> str | None:
+    """"three times as likely", "2.5 times the odds": a multiple states a direction of its
+    own, "higher" above one and "lower" below ("0.4 times as likely"); None for any other
+    token, and for "three times a day" (a frequency, not a multiple)."""
+    if tokens[pos].text.lower() != "times" or pos == 0 or pos + 1 >= len(tokens) or \
+            tokens[pos + 1].text.lower() not in ("as", "the"):
+        return None
+    before = tokens[pos - 1].text.lower()
+    value = _NUMBER_WORDS.get(before)
+    if value is None and tokens[pos - 1].is_number:
+        try:
+            value = float(before)
+        except ValueError:
+            return None
+    if value is None or value == 1:
+        return None
+    return "higher" if value > 1 else "lower"

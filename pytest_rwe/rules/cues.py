@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.compared_side import times_as
 from pytest_rwe.rules.headline import headline_change
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.non_claims import share_of, states_no_claim
@@ -192,7 +193,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
             continue
         word = tokens[pos].text.lower()
         kind = changes.get(pos) or _kind(word) or _compared_degree(tokens, pos, lo, hi) or \
-            headline
+            headline or times_as(tokens, pos)
         if kind is None:
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \

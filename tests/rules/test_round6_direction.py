@@ -150,3 +150,17 @@ def test_a_group_in_which_nothing_happened_has_the_value_zero() -> None:
                  "Stroke developed in none of the drug A group and in 20% of the placebo group "
                  "(p = 0.001)."):
         assert (direction(down, text), direction(up, text)) == (1, 0)
+
+
+def test_a_multiple_with_as_states_a_direction() -> None:
+    """"three times as likely to have a stroke as placebo users": a multiple above one is
+    higher for the subject, below one ("0.4 times as likely") lower; "three times a day" is
+    a frequency."""
+    up = study(("stroke", "OR", "3.11 (2.77, 3.50)", "0.001"))
+    down = study(("stroke", "OR", "0.32 (0.29, 0.36)", "0.001"))
+    text = "Drug A users were three times as likely to have a stroke as placebo users."
+    assert (direction(up, text), direction(down, text)) == (1, 0)
+    text = "Drug A users were 0.4 times as likely to have a stroke as placebo users."
+    assert (direction(down, text), direction(up, text)) == (1, 0)
+    frequency = "Drug A was taken three times a day; stroke was recorded (p = 0.001)."
+    assert not [c for c in analyze(up, frequency).claims if c.direction in ("higher", "lower")]
