@@ -19,9 +19,22 @@ def equative_as(tokens: Sequence[Token], pos: int) -> bool:
     name no side."""
     if tokens[pos].text.lower() != "as":
         return False
-    for back in range(pos - 2, max(-1, pos - 14), -1):
+    depth, steps = 0, 0
+    for back in range(pos - 1, max(-1, pos - 30), -1):
         word = tokens[back].text.lower()
-        if word in (",", ";", ".", "(", ")", "than"):
+        if back == pos - 1 and word != ")":
+            continue  # the word before the second "as" is never a stop ("... X, as B")
+        # "as likely to use X (odds ratios 2.12 to 2.77) as B": over the bracketed estimate
+        if word == ")":
+            depth += 1
+            continue
+        if word == "(" and depth:
+            depth -= 1
+            continue
+        if depth:
+            continue
+        steps += 1
+        if steps > 13 or word in (",", ";", ".", "(", ")", "than"):
             return False
         if word == "as":
             return back > 0 and (tokens[back - 1].text.lower() in _MULTIPLES
