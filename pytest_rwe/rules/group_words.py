@@ -48,7 +48,7 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     # "SLED" for "(SLED-BD)": the first part of a hyphenated abbreviation names it too
     inner += " " + " ".join(m.group(1) for m in re.finditer(r"\b([A-Z][A-Za-z]{1,6}[A-Z])-[A-Z]",
                                                             inner))
-    outer = re.sub(r"\([^)]*\)", " ", text)
+    outer = _QUALIFIERS.sub(" ", re.sub(r"\([^)]*\)", " ", text))
     # A parenthesis that restates the group in three or more content words ("(self-monitoring
     # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
     for inside in re.findall(r"\(([^)]*)\)", text):
@@ -62,6 +62,11 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     return words, abbrev
 
 
+# how and over what window a condition was ascertained ("Self-reported sleep apnea in the
+# past year"): they qualify the group's name, and a summary uses them of anything ("to
+# report depression in the past year"), so they do not name the group
+_QUALIFIERS = re.compile(r"\bself-?reported\b|\bin\s+the\s+(?:past|last|previous)\s+"
+                         r"(?:\d+\s+|twelve\s+)?(?:years?|months?|weeks?)\b", re.IGNORECASE)
 _GROUP_AFTER = re.compile(r"\s+(?:group|arm|cohort)$", re.IGNORECASE)
 
 

@@ -164,3 +164,26 @@ def test_a_multiple_with_as_states_a_direction() -> None:
     assert (direction(down, text), direction(up, text)) == (1, 0)
     frequency = "Drug A was taken three times a day; stroke was recorded (p = 0.001)."
     assert not [c for c in analyze(up, frequency).claims if c.direction in ("higher", "lower")]
+
+
+def test_the_second_as_of_a_multiple_over_a_bracketed_estimate() -> None:
+    """"two to three times as likely to have a stroke (odds ratios 2.1 to 2.8) as people on
+    placebo": the bracketed estimate stands inside the equative; the group after the second
+    "as" is still the compared-against side."""
+    up = study(("stroke", "OR", "2.12 (1.66, 2.72)", "0.001"))
+    down = study(("stroke", "OR", "0.47 (0.37, 0.60)", "0.001"))
+    text = ("People on drug A were about three times as likely to have a stroke in the first "
+            "year (odds ratios 2.12 to 2.77) as people on placebo.")
+    assert (direction(up, text), direction(down, text)) == (1, 0)
+
+
+def test_how_and_when_a_condition_was_ascertained_does_not_name_the_group() -> None:
+    """"Self-reported sleep apnea in the past year" vs "No sleep apnea": "report" and "in the
+    past year" in a summary ("to report a stroke in the past year") name no group."""
+    kwargs = {"intervention": "Self-reported sleep apnea in the past year",
+              "control": "No sleep apnea"}
+    up = study(("stroke", "OR", "3.11 (2.77, 3.50)", "0.001"), **kwargs)
+    down = study(("stroke", "OR", "0.32 (0.29, 0.36)", "0.001"), **kwargs)
+    text = ("Respondents without sleep apnea were about three times as likely to report a "
+            "stroke in the past year as those with it.")
+    assert (direction(down, text), direction(up, text)) == (1, 0)
