@@ -18,6 +18,7 @@ from pytest_rwe.rules.antecedents import (
     pronoun_antecedent,
     subject_pronoun,
 )
+from pytest_rwe.rules.change_sizes import changed_by
 from pytest_rwe.rules.claim_parts import (
     attach,
     referred_significance,
@@ -389,10 +390,13 @@ class Reader:
             side = self._other_side(lo) or side
         if side.group in ("intervention", "control") and side.explicit:
             self.topic = side.group
-        if side.group not in ("intervention", "control"):
+        sized = changed_by(tokens, cue, group_values(tokens, refs, lo, hi)) if \
+            side.group == "unknown" and side.explicit else None  # "the fall was 3 in A, 1 in B"
+        if side.group not in ("intervention", "control") and sized is None:
             return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
                          baseline, cue.hedged, grounded=False, reason=side.reason)
         flipped = side.group == "control"
-        direction = cue.kind if not flipped else ("lower" if cue.kind == "higher" else "higher")
+        direction = sized or (cue.kind if not flipped else (
+            "lower" if cue.kind == "higher" else "higher"))
         return Claim(mention.outcome, mention, span, direction, cue_span, significant, flipped,
                      baseline, cue.hedged)

@@ -187,3 +187,12 @@ def test_how_and_when_a_condition_was_ascertained_does_not_name_the_group() -> N
     text = ("Respondents without sleep apnea were about three times as likely to report a "
             "stroke in the past year as those with it.")
     assert (direction(down, text), direction(up, text)) == (1, 0)
+
+
+def test_both_groups_changed_by_amounts_set_side_by_side() -> None:
+    """"The mean reduction in pain score was 3.1 with drug A and 1.2 with placebo": the
+    larger fall is in drug A, so lower with drug A; the larger rise, higher."""
+    text = "The mean reduction in pain score was 3.1 with drug A and 1.2 with placebo (p = 0.01)."
+    assert twins("pain score", text, "lower") == (1, 0)
+    text = "The mean rise in pain score was 3.1 with drug A and 1.2 with placebo (p = 0.01)."
+    assert twins("pain score", text, "higher") == (1, 0)
