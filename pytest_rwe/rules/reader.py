@@ -49,6 +49,7 @@ from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
+from pytest_rwe.rules.stated_difference import stated_difference
 from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span, numbers_in
@@ -338,13 +339,15 @@ class Reader:
                 return Claim(mention.outcome, mention, span, values.direction,
                              Span(start, end, text[start:end]), None if untested else True,
                              False, baseline, hedged=untested, untested=untested)
-        if cue is None and significant is None and stated_ratio(text, tokens, refs, lo, hi):
-            significant = True  # "the RR of X with A versus B was 0.60 (0.47-0.77)"
+        stated = stated_ratio(text, tokens, refs, lo, hi) or stated_difference(
+            text, tokens, refs, lo, hi)  # "the RR of X with A versus B was 0.60 (0.47-0.77)"
+        if cue is None and significant is None and stated:
+            significant = True
         if significant and not baseline and (cue is None or cue.kind in ("differ", "valence")):
             ratio = ratio_direction(text, tokens, refs, anchor, self._next_name(mention, hi),
                                     lo, hi, self.study.design, mention.outcome.name,
                                     ratio_estimate(analysis.facts.get(mention.outcome.key))
-                                    ) or stated_ratio(text, tokens, refs, lo, hi)
+                                    ) or stated
             if ratio is not None:  # "treatment with A [OR 2.39; 95% CI 1.70-3.36]"
                 start, end = tokens[ratio[1]].start, tokens[ratio[2]].end
                 return Claim(mention.outcome, mention, span, ratio[0],

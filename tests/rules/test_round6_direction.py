@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from twin_studies import twins
+from twin_studies import one_outcome, twins
 
 from pytest_rwe.rules import judge
 from pytest_rwe.rules.claims import analyze
@@ -196,3 +196,18 @@ def test_both_groups_changed_by_amounts_set_side_by_side() -> None:
     assert twins("pain score", text, "lower") == (1, 0)
     text = "The mean rise in pain score was 3.1 with drug A and 1.2 with placebo (p = 0.01)."
     assert twins("pain score", text, "higher") == (1, 0)
+
+
+def test_a_difference_stated_with_its_sides_before_the_value() -> None:
+    """"The difference in pain score between drug A and placebo was -1.3 (95% CI -2.1 to
+    -0.5)": the first side is the minuend; "(placebo minus drug A)" turns it; "versus
+    placebo" alone makes the other group the minuend; an interval holding 0 shows no side."""
+    for text in ("The difference in pain score between drug A and placebo was -1.3 "
+                 "(95% CI -2.1 to -0.5).",
+                 "The mean difference in pain score (placebo minus drug A) was 1.3 "
+                 "(95% CI 0.5 to 2.1).",
+                 "Treatment difference versus placebo in pain score: -1.3 (95% CI -2.1 to -0.5)."):
+        assert twins("pain score", text, "lower") == (1, 0)
+    null = "The difference in pain score between drug A and placebo was -0.3 (95% CI -1.1 to 0.5)."
+    assert not [c for c in analyze(one_outcome("pain score", "4.1 (2.2, 6.0)"), null).claims
+                if c.direction in ("higher", "lower")]
