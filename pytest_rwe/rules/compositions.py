@@ -27,6 +27,24 @@ _DEGREE = words("significantly much far slightly considerably markedly substanti
                 "statistically")
 
 
+# verbs of getting better, whose "more"/"less" says how much better ("worsened more" needs
+# no reading of its own: its "more" is already the side of the harm)
+_BETTERED = words("improved improve improves improving")
+
+
+def _valence_degree(tokens: Sequence[Token], pos: int, hi: int) -> int | None:
+    """The "more"/"less" right after an improvement verb (over degree adverbs), when it
+    compares ("improved less with B than with A") rather than counts ("more than 50%")."""
+    ahead = pos + 1
+    while ahead < hi and tokens[ahead].text.lower() in _DEGREE:
+        ahead += 1
+    if ahead >= hi or tokens[ahead].text.lower() not in ("less", "more") or (
+            ahead + 2 < hi and tokens[ahead + 1].text.lower() == "than"
+            and tokens[ahead + 2].is_number):
+        return None
+    return ahead
+
+
 def compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
                   ) -> tuple[dict[int, str], set[int]]:
     """Change words qualified by "less"/"more" after them ("declined less", "fell
@@ -37,6 +55,12 @@ def compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
     absorbed: set[int] = set()
     for pos in range(lo, hi):
         word = tokens[pos].text.lower()
+        if word in _BETTERED and pos not in in_names:
+            degree = _valence_degree(tokens, pos, hi)
+            if degree is not None:  # "improved less with B than with A": B did worse
+                kinds[degree] = "valence"
+                absorbed.add(pos)
+            continue
         if (word not in _RISING and word not in _FALLING) or pos in in_names:
             continue  # "more weight loss": the change is the outcome's own name
         rising = word in _RISING

@@ -211,3 +211,13 @@ def test_a_difference_stated_with_its_sides_before_the_value() -> None:
     null = "The difference in pain score between drug A and placebo was -0.3 (95% CI -1.1 to 0.5)."
     assert not [c for c in analyze(one_outcome("pain score", "4.1 (2.2, 6.0)"), null).claims
                 if c.direction in ("higher", "lower")]
+
+
+def test_an_improvement_keeps_its_degree() -> None:
+    """"Pain score improved less with placebo than with drug A": placebo did worse (more
+    pain), so drug A is lower; "less" is the degree of the improvement, not "lower pain"
+    with placebo. "improved in more than 50%" counts, it does not compare."""
+    for text in ("Pain score improved less with placebo than with drug A (p = 0.01).",
+                 "Pain score improved significantly more with drug A than with placebo "
+                 "(p = 0.01)."):
+        assert twins("pain score", text, "lower") == (1, 0)
