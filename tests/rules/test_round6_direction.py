@@ -216,7 +216,7 @@ def test_a_difference_stated_with_its_sides_before_the_value() -> None:
 def test_an_improvement_keeps_its_degree() -> None:
     """"Pain score improved less with placebo than with drug A": placebo did worse (more
     pain), so drug A is lower; "less" is the degree of the improvement, not "lower pain"
-    with placebo. "improved in more than 50%" counts, it does not compare."""
+    with placebo."""
     for text in ("Pain score improved less with placebo than with drug A (p = 0.01).",
                  "Pain score improved significantly more with drug A than with placebo "
                  "(p = 0.01)."):
