@@ -91,7 +91,19 @@ def _negated_words(text: str | None) -> set[str]:
     for i, word in enumerate(words):
         if word in NEGATIONS:
             out |= {w for w in words[i + 1:i + 3] if w not in _STOP_STEMS and w not in NEGATIONS}
+        elif word in _NAIVE and i:  # "ART-naive": never given ART, so "ART" alone is not it
+            out |= {w for w in words[max(0, i - 1):i] if w not in _STOP_STEMS}
     return out
+
+
+_NAIVE = frozenset(["naiv", "na\u00efv"])
+
+
+def naive_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
+    """The "ART" of "ART-naive" when the control is described so: part of the control's
+    name there, though "ART" alone names the other side."""
+    return pos + 2 < len(tokens) and tokens[pos + 1].text == "-" and \
+        tokens[pos + 2].norm in _NAIVE and tokens[pos].norm in vocab.negated
 
 
 def labels_of(text: str | None) -> set[str]:

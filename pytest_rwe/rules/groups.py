@@ -26,6 +26,7 @@ from pytest_rwe.rules.group_words import (
     alone_after,
     hyphen_label,
     labels_of,
+    naive_of,
     names_word,
     p_bound,
     paired_names,
@@ -381,6 +382,8 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
         return None
     if p_bound(token.text, prev):
         return None
+    if naive_of(tokens, pos, vocab):
+        return "control"
     if len(norm) < 2 or norm[0].isdigit():
         return None
     if token.text.isupper() and len(token.text) == 2 and word in vocab.capitals:

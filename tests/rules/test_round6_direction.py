@@ -221,3 +221,25 @@ def test_an_improvement_keeps_its_degree() -> None:
                  "Pain score improved significantly more with drug A than with placebo "
                  "(p = 0.01)."):
         assert twins("pain score", text, "lower") == (1, 0)
+
+
+def test_more_prevalent_is_a_frequency_not_a_valence() -> None:
+    """"moderate symptoms more prevalent, 1.06 (1.01-1.11)": "more prevalent" is more of
+    the outcome, as "more common" is, not "better"."""
+    up = study(("stroke", "RR", "1.06 (1.01, 1.11)", "0.025"))
+    down = study(("stroke", "RR", "0.94 (0.90, 0.99)", "0.025"))
+    text = "Drug A vs placebo, adjusted prevalence ratio: stroke more prevalent, 1.06 (1.01-1.11)."
+    assert (direction(up, text), direction(down, text)) == (1, 0)
+
+
+def test_a_naive_control_is_named_by_the_hyphenated_word_only() -> None:
+    """"Drug A for at least 5 years (LTDA)" vs "DA-naive status": "DA-naive" names the
+    control, but "DA" alone ("more prevalent on long-term DA") is not the control."""
+    kwargs = {"intervention": "Drug A for at least 5 years (LTDA)", "control": "DA-naive status"}
+    up = study(("stroke", "RR", "1.36 (1.13, 1.65)", "0.001"), **kwargs)
+    down = study(("stroke", "RR", "0.74 (0.61, 0.88)", "0.001"), **kwargs)
+    text = ("LTDA vs DA-naive: stroke, adjusted PR 1.36 (1.13-1.65), p=0.001 - significantly "
+            "more prevalent on long-term DA.")
+    assert (direction(up, text), direction(down, text)) == (1, 0)
+    groups = {g.group for g in analyze(up, "Stroke was rare in the DA-naive group.").groups}
+    assert groups == {"control"}
