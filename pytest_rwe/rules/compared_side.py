@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pytest_rwe.rules.text import Token
 
-__all__ = ["equative_as", "multiple_of"]
+__all__ = ["equative_as", "multiple_of", "times_as"]
 
 _MULTIPLES = frozenset(["times", "twice", "thrice", "half", "again", "fold"])
 
@@ -19,9 +19,22 @@ def equative_as(tokens: Sequence[Token], pos: int) -> bool:
     name no side."""
     if tokens[pos].text.lower() != "as":
         return False
-    for back in range(pos - 2, max(-1, pos - 14), -1):
+    depth, steps = 0, 0
+    for back in range(pos - 1, max(-1, pos - 30), -1):
         word = tokens[back].text.lower()
-        if word in (",", ";", ".", "(", ")", "than"):
+        if back == pos - 1 and word != ")":
+            continue  # the word before the second "as" is never a stop ("... X, as B")
+        # "as likely to use X (odds ratios 2.12 to 2.77) as B": over the bracketed estimate
+        if word == ")":
+            depth += 1
+            continue
+        if word == "(" and depth:
+            depth -= 1
+            continue
+        if depth:
+            continue
+        steps += 1
+        if steps > 13 or word in (",", ";", ".", "(", ")", "than"):
             return False
         if word == "as":
             return back > 0 and (tokens[back - 1].text.lower() in _MULTIPLES
@@ -43,3 +56,26 @@ def multiple_of(tokens: Sequence[Token], pos: int) -> bool:
             return before in _MULTIPLES or before in ("double", "triple") or \
                 before.endswith("fold")
     return False
+
+
+_NUMBER_WORDS = {"one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0, "six": 6.0,
+                 "seven": 7.0, "eight": 8.0, "nine": 9.0, "ten": 10.0}
+
+
+def times_as(tokens: Sequence[Token], pos: int) -> str | None:
+    """"three times as likely", "2.5 times the odds": a multiple states a direction of its
+    own, "higher" above one and "lower" below ("0.4 times as likely"); None for any other
+    token, and for "three times a day" (a frequency, not a multiple)."""
+    if tokens[pos].text.lower() != "times" or pos == 0 or pos + 1 >= len(tokens) or \
+            tokens[pos + 1].text.lower() not in ("as", "the"):
+        return None
+    before = tokens[pos - 1].text.lower()
+    value = _NUMBER_WORDS.get(before)
+    if value is None and tokens[pos - 1].is_number:
+        try:
+            value = float(before)
+        except ValueError:
+            return None
+    if value is None or value == 1:
+        return None
+    return "higher" if value > 1 else "lower"

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.compared_side import times_as
+from pytest_rwe.rules.compositions import compositions
+from pytest_rwe.rules.headline import headline_change
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.non_claims import states_no_claim
+from pytest_rwe.rules.non_claims import share_of, states_no_claim
 from pytest_rwe.rules.sizes import BIGGER as _BIGGER
-from pytest_rwe.rules.sizes import SHAPES as _SHAPES
 from pytest_rwe.rules.sizes import SMALLER as _SMALLER
 from pytest_rwe.rules.sizes import quantity_before, sized_excesses
 from pytest_rwe.rules.text import Span, Token, outside_brackets
@@ -59,70 +61,6 @@ def _word_significance(text: str, before: str, after: str) -> bool | None:
             re.IGNORECASE):
         return True
     return None
-
-
-# Verbs and nouns of change that a following "less"/"more" or a preceding "smaller"/"less
-# steep" qualify: "eGFR declined less" is a smaller decline, a higher value.
-_RISING = words("rose risen rise rises rising increase increased increases increasing grew "
-                "grown growth gain gained gains")
-_FALLING = words("fell fall falls falling decline declined declines declining decrease "
-                 "decreased decreases decreasing drop dropped drops dropping loss losses "
-                 "deterioration deteriorated reduced reduce reduces reducing lowered lowers")
-_RATES = {"slower": False, "faster": True, "quicker": True, "steeper": True}
-_DEGREE = words("significantly much far slightly considerably markedly substantially somewhat "
-                "statistically")
-
-
-def _compositions(tokens: Sequence[Token], lo: int, hi: int, in_names: set[int]
-                  ) -> tuple[dict[int, str], set[int]]:
-    """Change words qualified by "less"/"more" after them ("declined less", "fell
-    significantly more") or "smaller"/"less" before them over shape words and the outcome's
-    name ("a less steep annual eGFR decline"): the kind each change word then states, and the
-    qualifying words, which state nothing of their own."""
-    kinds: dict[int, str] = {}
-    absorbed: set[int] = set()
-    for pos in range(lo, hi):
-        word = tokens[pos].text.lower()
-        if (word not in _RISING and word not in _FALLING) or pos in in_names:
-            continue  # "more weight loss": the change is the outcome's own name
-        rising = word in _RISING
-        ahead = pos + 1
-        while ahead < hi and tokens[ahead].text.lower() in _DEGREE:
-            ahead += 1
-        # "reduced 24-h SBP more than OLM/HCTZ": over the outcome's name to "more than"
-        over = ahead
-        while over < min(hi, ahead + 8) and (over in in_names or tokens[over].text in "-/"
-                                              or tokens[over].is_number
-                                              or len(tokens[over].text) <= 2):
-            over += 1
-        if over > ahead and over + 1 < hi and tokens[over].text.lower() in ("less", "more") \
-                and tokens[over + 1].text.lower() == "than" and not tokens[over + 2].is_number:
-            kinds[pos] = "higher" if rising == (tokens[over].text.lower() == "more") else "lower"
-            absorbed.add(over)
-            continue
-        if ahead < hi and tokens[ahead].text.lower() in ("less", "more") and not (
-                ahead + 1 < hi and ((tokens[ahead + 1].text.lower() == "than"
-                                    and ahead + 2 < hi and tokens[ahead + 2].is_number)
-                                    or tokens[ahead + 1].text.lower() in ("likely", "often"))):
-            more = tokens[ahead].text.lower() == "more"
-            kinds[pos] = "higher" if rising == more else "lower"
-            absorbed.add(ahead)
-            continue
-        back = pos - 1
-        rate = None  # "slower eGFR decline": a slower fall is a smaller one
-        while back >= lo and (tokens[back].text.lower() in _SHAPES or back in in_names):
-            if tokens[back].text.lower() in _RATES and rate is None and back not in in_names:
-                rate = back
-            back -= 1
-        if back >= lo and back < pos - 1 and tokens[back].text.lower() in _SMALLER | _BIGGER:
-            bigger = tokens[back].text.lower() in _BIGGER
-            kinds[pos] = "higher" if rising == bigger else "lower"
-            absorbed.add(back)
-        elif rate is not None:
-            bigger = _RATES[tokens[rate].text.lower()]
-            kinds[pos] = "higher" if rising == bigger else "lower"
-            absorbed.add(rate)
-    return kinds, absorbed
 
 
 def _next_claim_start(tokens: Sequence[Token], pos: int, hi: int, in_names: set[int],
@@ -171,7 +109,7 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
     named = in_names if outcome_names is None else outcome_names
     cues: list[Cue] = []
     taken: set[int] = set()
-    changes, absorbed = _compositions(tokens, lo, hi, in_names)
+    changes, absorbed = compositions(tokens, lo, hi, in_names)
     defined = lexicon.DEFINITION.search(text, span.start, span.end)
     definition = defined.end() if defined is not None else span.end + 1  # no cue after it
     sized_excesses(tokens, lo, hi, in_names, changes, absorbed)
@@ -182,10 +120,13 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
         cues.append(Cue("null", first, last, False))
         taken |= set(range(first, last + 1))
     for pos in range(lo, hi):
-        if pos in taken or pos in in_names or pos in absorbed:
+        # "body weight up 5 kg": a change between a name and its unit, inside the name's span
+        headline = headline_change(tokens, pos, hi, named)
+        if pos in taken or (pos in in_names and headline is None) or pos in absorbed:
             continue
         word = tokens[pos].text.lower()
-        kind = changes.get(pos) or _kind(word) or _compared_degree(tokens, pos, lo, hi)
+        kind = changes.get(pos) or _kind(word) or _compared_degree(tokens, pos, lo, hi) or \
+            headline or times_as(tokens, pos)
         if kind is None:
             continue
         if word in ("more", "less", "fewer", "greater", "higher", "lower", "longer") and \
@@ -196,9 +137,9 @@ def find_cues(text: str, tokens: Sequence[Token], lo: int, hi: int, span: Span,
                 "-", "blind")) or (word == "double" and pos + 2 < hi
                                   and tokens[pos + 2].text.lower() in ("blind", "dummy")):
             continue  # "double-blind": a design, not a doubling
-        if word == "half" and pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and \
-                tokens[pos - 2].text.lower() == "and":
-            continue  # "four and a half times": a number, not a halving
+        if word == "half" and ((pos >= lo + 2 and tokens[pos - 1].text.lower() == "a" and
+                                tokens[pos - 2].text.lower() == "and") or share_of(tokens, pos)):
+            continue  # "four and a half times": a number; "half of adults": a share
         if word == "half" and pos + 1 < hi and tokens[pos + 1].text.lower() == "again":
             kind = "higher"  # "half again as likely": one and a half times
         if word == "longer" and pos > lo and tokens[pos - 1].text.lower() in lexicon.LIVED:

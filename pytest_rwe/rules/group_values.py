@@ -16,6 +16,7 @@ from pytest_rwe.rules.groups import Group, GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.text import Token
+from pytest_rwe.rules.units import compound_unit
 
 _NOT_AFTER = words("± sd se sem = p p-value ci hr or rr irr iqr range / at after week weeks "
                    "day days month months year years visit wk")
@@ -160,7 +161,8 @@ def _gap_ok(tokens: Sequence[Token], start: int, end: int, allowed: frozenset[st
             if tokens[pos].is_number and pos + 1 < end and \
                     tokens[pos + 1].text.lower() in _SIZE_NOUNS:
                 continue  # "40.9 years in the 1,066 patients with MS": a group's size
-            if text == "±" or text in _UNITS or text in _MORE_UNITS or (
+            if text == "±" or text in _UNITS or text in _MORE_UNITS or \
+                    compound_unit(tokens, pos) or (
                     tokens[pos].is_number and pos > start and tokens[pos - 1].text == "±"):
                 continue  # "24.25 ± 3.41 minutes in the TOS group": the value's SD and unit
             count += 1

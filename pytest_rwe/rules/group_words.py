@@ -48,7 +48,7 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     # "SLED" for "(SLED-BD)": the first part of a hyphenated abbreviation names it too
     inner += " " + " ".join(m.group(1) for m in re.finditer(r"\b([A-Z][A-Za-z]{1,6}[A-Z])-[A-Z]",
                                                             inner))
-    outer = re.sub(r"\([^)]*\)", " ", text)
+    outer = _QUALIFIERS.sub(" ", re.sub(r"\([^)]*\)", " ", text))
     # A parenthesis that restates the group in three or more content words ("(self-monitoring
     # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
     for inside in re.findall(r"\(([^)]*)\)", text):
@@ -62,6 +62,11 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     return words, abbrev
 
 
+# how and over what window a condition was ascertained ("Self-reported sleep apnea in the
+# past year"): they qualify the group's name, and a summary uses them of anything ("to
+# report depression in the past year"), so they do not name the group
+_QUALIFIERS = re.compile(r"\bself-?reported\b|\bin\s+the\s+(?:past|last|previous)\s+"
+                         r"(?:\d+\s+|twelve\s+)?(?:years?|months?|weeks?)\b", re.IGNORECASE)
 _GROUP_AFTER = re.compile(r"\s+(?:group|arm|cohort)$", re.IGNORECASE)
 
 
@@ -86,7 +91,19 @@ def _negated_words(text: str | None) -> set[str]:
     for i, word in enumerate(words):
         if word in NEGATIONS:
             out |= {w for w in words[i + 1:i + 3] if w not in _STOP_STEMS and w not in NEGATIONS}
+        elif word in _NAIVE and i:  # "ART-naive": never given ART, so "ART" alone is not it
+            out |= {w for w in words[max(0, i - 1):i] if w not in _STOP_STEMS}
     return out
+
+
+_NAIVE = frozenset(["naiv", "na\u00efv"])
+
+
+def naive_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
+    """The "ART" of "ART-naive" when the control is described so: part of the control's
+    name there, though "ART" alone names the other side."""
+    return pos + 2 < len(tokens) and tokens[pos + 1].text == "-" and \
+        tokens[pos + 2].norm in _NAIVE and tokens[pos].norm in vocab.negated
 
 
 def labels_of(text: str | None) -> set[str]:
@@ -305,3 +322,12 @@ def paired_names(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
 
 
 _PAIRING = frozenset(["and", "or", "vs", "versus", "/"])
+
+
+_P_WORDS = frozenset(["p", "p-value", "pvalue"])
+
+
+def p_bound(text: str, prev: str) -> bool:
+    """"p<0.0001", "P ≥ 0.05": a sign after "p" bounds a p-value; it never names the group
+    described as "(<=250 mg prednisolone)", whose sign is read as the word "below"."""
+    return not text[:1].isalnum() and prev in _P_WORDS

@@ -26,7 +26,9 @@ from pytest_rwe.rules.group_words import (
     alone_after,
     hyphen_label,
     labels_of,
+    naive_of,
     names_word,
+    p_bound,
     paired_names,
     role_label,
     unknown_group,
@@ -378,6 +380,10 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
             # CCB" names an intervention whose own name is negated
             return "negated"
         return None
+    if p_bound(token.text, prev):
+        return None
+    if naive_of(tokens, pos, vocab):
+        return "control"
     if len(norm) < 2 or norm[0].isdigit():
         return None
     if token.text.isupper() and len(token.text) == 2 and word in vocab.capitals:
@@ -400,3 +406,4 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
     if nxt in ("group", "arm") and unknown_group(tokens, pos):
         return "unknown"
     return None
+

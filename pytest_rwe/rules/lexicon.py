@@ -199,8 +199,9 @@ control controls placebo sham comparator comparison reference unexposed untreate
 nonusers non-users
 """)
 # Words after "more"/"less" that keep it a claim of frequency: "more likely", "more often".
-FREQUENCY_AFTER_COMPARATIVE = words("likely often frequently frequent common commonly patients "
-                                    "participants subjects women men children cases events")
+FREQUENCY_AFTER_COMPARATIVE = words("likely often frequently frequent common commonly prevalent "
+                                    "patients participants subjects women men children cases "
+                                    "events")
 # "more effective", "less likely to improve": the adjective, not "more", carries the claim.
 VALENCE_AFTER_COMPARATIVE = words("""
 effective efficacious beneficial useful successful favorable favourable potent satisfied

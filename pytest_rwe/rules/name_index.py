@@ -225,7 +225,16 @@ def _initialed_parts(outer: str) -> list[str]:
     # the head noun comes last: "DILI" of "INH-related drug-induced liver injury"
     words = re.findall(r"[^\W\d_][\w']*", head)
     tails = [" ".join(words[i:]) for i in range(1, max(1, len(words) - 2))]
-    return [head] + (parts if len(parts) > 1 else []) + tails
+    # an instrument before what is read off it: "ACT" of "asthma control test score change"
+    instrument = list(words)
+    while instrument and instrument[-1].lower() in _READ_OFF:
+        instrument.pop()
+    heads = [" ".join(instrument)] if 3 <= len(instrument) < len(words) else []
+    return [head] + (parts if len(parts) > 1 else []) + tails + heads
+
+
+_READ_OFF = frozenset(["score", "scores", "change", "changes", "level", "levels", "index",
+                       "total", "value", "values"])
 
 
 def _head_variant(key: str, outer: str, words: list[str]) -> Variant | None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token
 
-__all__ = ["states_no_claim"]
+__all__ = ["share_of", "states_no_claim"]
 
 _CONDITION_NOUNS = words("impairment deterioration")
 _ADJECTIVE_ENDINGS = ("al", "ive", "ic", "ory")
@@ -26,3 +26,9 @@ def states_no_claim(tokens: Sequence[Token], pos: int, lo: int, hi: int) -> bool
         return True
     return word in ("worse", "better") and before in _DID and (
         pos + 1 >= hi or tokens[pos + 1].text.lower() not in _ON_WHAT)
+
+
+def share_of(tokens: Sequence[Token], pos: int) -> bool:
+    """"nearly half of adults with X had Y": a share of the people, not a halving ("half
+    the risk", "cut by half")."""
+    return pos + 1 < len(tokens) and tokens[pos + 1].text.lower() == "of"

@@ -18,6 +18,7 @@ from pytest_rwe.rules.antecedents import (
     pronoun_antecedent,
     subject_pronoun,
 )
+from pytest_rwe.rules.change_sizes import changed_by
 from pytest_rwe.rules.claim_parts import (
     attach,
     referred_significance,
@@ -33,7 +34,6 @@ from pytest_rwe.rules.compared_values import (
     parallel_values,
 )
 from pytest_rwe.rules.cue_targets import (
-    about_nothing,
     argument_head,
     change_size,
     only_values,
@@ -42,13 +42,19 @@ from pytest_rwe.rules.cue_targets import (
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.headline import headline_cues
+from pytest_rwe.rules.loose import loose_claim
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
+from pytest_rwe.rules.stated_difference import stated_difference
+from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span, numbers_in
+from pytest_rwe.rules.values_then_groups import values_then_groups
+from pytest_rwe.rules.zero_values import zero_values
 from pytest_rwe.study import Study
 
 
@@ -115,7 +121,8 @@ class Reader:
         if not cues and not mentions:
             return []
         group_tokens = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
-        governed = attach(analysis.tokens, mentions, cues, lo, hi, group_tokens)
+        governed = headline_cues(analysis.tokens, mentions, cues, hi) | attach(
+            analysis.tokens, mentions, cues, lo, hi, group_tokens)
         claims: list[Claim] = []
         used: set[int] = set()
         for mention in mentions:
@@ -136,7 +143,8 @@ class Reader:
                 claims += [self._claim(m, cue, lo, hi, span, refs, baseline(cue.start))
                            for m in implied]
             else:
-                claims.append(self._loose(cue, lo, hi, span, refs, baseline(cue.start)))
+                claims.append(loose_claim(self.analysis, cue, lo, hi, span, baseline(cue.start),
+                                          self.in_groups | self.group_words))
         return claims
 
     def _next_name(self, mention: Mention, hi: int) -> int:
@@ -320,7 +328,8 @@ class Reader:
                                                           excluded) or \
                 compared_values(tokens, refs, lo, hi, self.in_names) or \
                 parallel_values(tokens, refs, lo, hi, self.in_names) or \
-                ordered_values(tokens, refs, lo, hi) or listed_values(tokens, refs, lo, hi)
+                ordered_values(tokens, refs, lo, hi) or listed_values(tokens, refs, lo, hi) or \
+                values_then_groups(tokens, refs, lo, hi) or zero_values(tokens, refs, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
@@ -330,10 +339,15 @@ class Reader:
                 return Claim(mention.outcome, mention, span, values.direction,
                              Span(start, end, text[start:end]), None if untested else True,
                              False, baseline, hedged=untested, untested=untested)
+        stated = stated_ratio(text, tokens, refs, lo, hi) or stated_difference(
+            text, tokens, refs, lo, hi)  # "the RR of X with A versus B was 0.60 (0.47-0.77)"
+        if cue is None and significant is None and stated:
+            significant = True
         if significant and not baseline and (cue is None or cue.kind in ("differ", "valence")):
             ratio = ratio_direction(text, tokens, refs, anchor, self._next_name(mention, hi),
                                     lo, hi, self.study.design, mention.outcome.name,
-                                    ratio_estimate(analysis.facts.get(mention.outcome.key)))
+                                    ratio_estimate(analysis.facts.get(mention.outcome.key))
+                                    ) or stated
             if ratio is not None:  # "treatment with A [OR 2.39; 95% CI 1.70-3.36]"
                 start, end = tokens[ratio[1]].start, tokens[ratio[2]].end
                 return Claim(mention.outcome, mention, span, ratio[0],
@@ -379,28 +393,13 @@ class Reader:
             side = self._other_side(lo) or side
         if side.group in ("intervention", "control") and side.explicit:
             self.topic = side.group
-        if side.group not in ("intervention", "control"):
+        sized = changed_by(tokens, cue, group_values(tokens, refs, lo, hi)) if \
+            side.group == "unknown" and side.explicit else None  # "the fall was 3 in A, 1 in B"
+        if side.group not in ("intervention", "control") and sized is None:
             return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
                          baseline, cue.hedged, grounded=False, reason=side.reason)
         flipped = side.group == "control"
-        direction = cue.kind if not flipped else ("lower" if cue.kind == "higher" else "higher")
+        direction = sized or (cue.kind if not flipped else (
+            "lower" if cue.kind == "higher" else "higher"))
         return Claim(mention.outcome, mention, span, direction, cue_span, significant, flipped,
                      baseline, cue.hedged)
-
-    def _loose(self, cue: Cue, lo: int, hi: int, span: Span, refs: list[GroupRef],
-               baseline: bool) -> Claim:
-        """A claim whose outcome could not be found: kept for coverage, never judged."""
-        tokens, text = self.analysis.tokens, self.analysis.text
-        cue_span = Span(tokens[cue.start].start, tokens[cue.end].end,
-                        text[tokens[cue.start].start:tokens[cue.end].end])
-        generic = about_nothing(tokens, cue, lo, hi, self.in_groups | self.group_words)
-        significant = cue.significant
-        if cue.kind == "null":
-            significant = False
-        elif significant is None:
-            significant = significance_after(text, tokens, cue.end, hi, self.analysis.mentions,
-                                             None)
-        return Claim(None, None, span, cue.kind if cue.kind in ("higher", "lower", "null")
-                     else None, cue_span, significant, False, baseline, cue.hedged,
-                     grounded=False, reason="no outcome of the study is named",
-                     valence=cue.kind == "valence", generic=generic)

@@ -51,9 +51,10 @@ def _argument(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int]) -> int
     return None
 
 
-def _names_other(tokens: Sequence[Token], head: int, hi: int) -> bool:
+def _names_other(tokens: Sequence[Token], head: int, hi: int, skip: set[int]) -> bool:
     """The argument names a thing of its own: a content word ("an increase in Ve"), or a
-    weak noun with its complement ("lower levels of endothelin-1")."""
+    weak noun with its complement ("lower levels of endothelin-1"); not a weak noun with the
+    group it is measured in ("a higher prevalence in female students")."""
     token = tokens[head]
     weak = token.norm in WEAK_WORDS or token.norm in GENERIC_TARGETS or \
         token.norm in STOPWORDS or token.text.lower() in lexicon.GROUP_NOUNS or \
@@ -61,7 +62,12 @@ def _names_other(tokens: Sequence[Token], head: int, hi: int) -> bool:
         token.text.lower() in lexicon.FREQUENCY_AFTER_COMPARATIVE
     if not weak:
         return True
-    return head + 1 < hi and tokens[head + 1].text.lower() in ("of", "in", "for")
+    if head + 1 >= hi or tokens[head + 1].text.lower() not in ("of", "in", "for"):
+        return False
+    after = head + 2
+    while after < hi and tokens[after].text.lower() in _DETERMINERS:
+        after += 1
+    return not (tokens[head + 1].text.lower() == "in" and after in skip)
 
 
 _TO_VALUE = words("to from")
@@ -106,6 +112,6 @@ def sole_outcome(tokens: Sequence[Token], cue: Cue, lo: int, hi: int,
             lexicon.NEGATED_SIGNIFICANT.search(sentence_text):
         return None
     head = _argument(tokens, cue, hi, skip)
-    if head is not None and _names_other(tokens, head, hi):
+    if head is not None and _names_other(tokens, head, hi, skip):
         return None  # "a significant increase in Ve": about something the name is not
     return min(here or sentence, key=lambda m: abs(m.positions[0] - cue.start))

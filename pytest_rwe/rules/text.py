@@ -83,6 +83,7 @@ _EXPANSIONS: dict[str, tuple[str, ...]] = {
 # Single-word synonyms mapped to one canonical word (after stemming).
 _SYNONYMS: dict[str, str] = {
     "mortal": "death", "die": "death", "died": "death", "dead": "death", "fatal": "death",
+    "dying": "death",
     "all": "any", "renal": "kidney", "nephr": "kidney", "admiss": "hospital",
     "admit": "hospital", "hospitaliz": "hospital", "hospitalis": "hospital", "inpati": "hospital",
     "infarct": "infarction", "tumor": "cancer", "tumour": "cancer", "malign": "cancer",
@@ -287,6 +288,8 @@ def clauses(text: str, sentence: Span) -> list[Span]:
         if re.match(r",?\s*(?:however|though)$", match.group(0), re.IGNORECASE) and \
                 body[match.end():match.end() + 1] == ",":
             continue  # "Albuminuria, however, was lower": set off by commas, no new clause
+        if match.group(0).startswith(";") and _ONLY_P.match(body, match.end()):
+            continue  # "16 and 13 min with A and B, respectively; P < 0.001": its own test
         cuts.append((match.start(), match.end()))
     for cut_start, cut_end in sorted(cuts):
         cut = sentence.start + cut_start
@@ -298,6 +301,11 @@ def clauses(text: str, sentence: Span) -> list[Span]:
     if text[start:sentence.end].strip():
         spans.append(Span(start, sentence.end, text[start:sentence.end]))
     return spans
+
+
+# what is left of a sentence when it is only a p-value: "; P < 0.001).", "; p = 0.02"
+_ONLY_P = re.compile(r"\s*p(?:[- ]?value)?\s*(?:[<>=\u2264\u2265]\s*)+[0-9.\u00b7]+"
+                     r"\s*[)\]]*\s*[.;]?\s*$", re.IGNORECASE)
 
 
 def _depths(body: str) -> list[int]:
