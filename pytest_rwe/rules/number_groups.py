@@ -94,7 +94,8 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
     prefix = analysis.text[max(span.start, number.span.start - 8):number.span.start]
     last = before[-1] if before else None
     last_end = max(last.end, last.position) if last else -1
-    if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE):
+    if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE) and not _pairs_inside(
+            analysis, refs, at):
         # "chlorthalidone (n = 36,918)": the group named right before the parenthesis.
         return last.group if last and at - last_end <= 6 else None
     described = _described_group(analysis, refs, at, lo)
@@ -126,6 +127,20 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
 
 
 _PAIRING = frozenset(["and", "vs", "versus", "respectively", "/", "or"])
+
+
+def _pairs_inside(analysis: Analysis, refs: list[GroupRef], at: int) -> bool:
+    """The parenthesis holding the number names a group or pairs values itself: "after
+    matching (7,099 adults with A vs 20,834 without)" says the groups inside, so the words
+    before the parenthesis do not."""
+    tokens = analysis.tokens
+    brackets = _BRACKETS.get(tokens, None, lambda: Brackets(tokens))
+    pos = brackets.enclosing[at] if at < len(tokens) else brackets.last_open
+    if pos < 0:
+        return False
+    close = brackets.next_close[pos]
+    return any(pos < r.position < close for r in refs) or any(
+        tokens[i].text.lower() in _PAIRING for i in range(pos + 1, close))
 
 
 def described_group(analysis: Analysis, number: NumberMention) -> str | None:
@@ -241,14 +256,42 @@ def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Nu
     field = f"results.baseline_differences[{json.dumps(name)}]"
     # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order, or by
     # the groups named beside each value ("23.6% in the A group vs 34.0% with B")
-    group = (_pair_group(study, analysis, numbers, number, name) if numbers.in_list(number)
-             else _group_of(analysis, number)) or _valued_group(analysis, number) or \
-        described_group(analysis, number)
+    paired = numbers.in_list(number)
+    group = (_pair_group(study, analysis, numbers, number, name) if paired
+             else _group_of(analysis, number)) or (
+        None if paired and _bracketed_pair(analysis, number)
+        else _valued_group(analysis, number)) or described_group(analysis, number)
     if group is None or group == own:
         return None
     return NumberFinding(number.span, field, (
         f"{number.span.quote} is written for the {group} group, but in {field} = "
         f"{base.text!r} it is the {own} group's value"))
+
+
+def _bracketed_pair(analysis: Analysis, number: NumberMention) -> bool:
+    """The number is one of a pair standing alone in a parenthesis that names no group
+    ("older (mean age 44.9 vs 37.5 years)"): only a declared order says which value is
+    whose; the groups named around the parenthesis do not."""
+    tokens = analysis.tokens
+    at = bisect.bisect_left(analysis.token_starts, number.span.start)
+    brackets = _BRACKETS.get(tokens, None, lambda: Brackets(tokens))
+    pos = brackets.enclosing[at] if at < len(tokens) else brackets.last_open
+    if pos < 0:
+        return False
+    close = brackets.next_close[pos]
+    named = any(pos < max(g.position, g.end) and g.position < close for g in analysis.groups
+                if g.end >= g.position and not _is_unit_after_number(tokens, g))
+    return not named
+
+
+def _is_unit_after_number(tokens: Sequence[Token], ref: GroupRef) -> bool:
+    """"37.5 years": a unit after a number measures it, whatever group name holds the word."""
+    return ref.position > 0 and tokens[ref.position - 1].is_number and \
+        tokens[ref.position].norm in _UNIT_WORDS
+
+
+_UNIT_WORDS = frozenset(stem(w) for w in ["years", "year", "months", "month", "weeks", "week",
+                                          "days", "day", "hours", "kg", "mg", "points"])
 
 
 def _valued_group(analysis: Analysis, number: NumberMention) -> str | None:

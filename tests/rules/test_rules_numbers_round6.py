@@ -1,0 +1,157 @@
+"""numbers_accurate: readings added in issue 14's round 6 (each test fails when its reading
+breaks). The studies and sentences are invented for these tests, not copied from a labeled
+set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_rwe.rules import judge
+from pytest_rwe.rules.approximate import approximations_in
+from pytest_rwe.study import Study, parse_study
+
+
+def _study(outcomes: dict[str, str], *, population: str = "Adults with gout",
+           intervention: str = "Drug A", control: str = "Drug B",
+           sizes: tuple[int | None, int | None] = (400, 600),
+           baseline: dict[str, str] | None = None) -> Study:
+    raw: dict[str, Any] = {
+        "id": "round6", "design": "cohort", "question": "How does drug A compare with B?",
+        "picot": {"population": population, "intervention": intervention,
+                  "control": control, "outcome": "several", "timeframe": "one year"},
+        "results": {"intervention_size": sizes[0], "control_size": sizes[1],
+                    "baseline_differences": baseline or {}, "outcomes": outcomes}}
+    return parse_study(raw)
+
+
+def _numbers(study: Study, text: str) -> int:
+    return judge(study, text, "numbers_accurate").score
+
+
+def test_a_number_a_time_unit_follows_is_a_time_point_not_an_estimate() -> None:
+    study = _study({"outcome_30d.stroke_bin!RR": "1.40 (0.90, 2.10)",
+                    "outcome_90d.stroke_bin!RR": "1.20 (0.80, 1.90)"})
+    text = "Stroke: 30-day RR 1.40 (0.90-2.10), 90-day RR 1.20 (0.80-1.90)."
+    assert _numbers(study, text) == 1
+    assert _numbers(study, "Stroke at 30 days RR 1.40 (0.90-2.10) and at 90 days 1.20.") == 1
+    # a real estimate after the label is still checked
+    assert _numbers(study, "Stroke: 30-day RR 1.40 (0.90-2.10), 90-day RR 1.70 (0.80-1.90).") \
+        == 0
+
+
+def test_thousands_separated_by_a_space_in_the_design_text() -> None:
+    study = _study({"outcome.stroke_bin!HR": "1.40 (1.10, 1.80)"},
+                   population="12 431 adults with gout in a national register", sizes=(None, 5200))
+    assert _numbers(study, "Among 12,431 adults, stroke was more frequent (HR 1.40).") == 1
+    assert _numbers(study, "Among 12,413 adults, stroke was more frequent (HR 1.40).") == 0
+
+
+def test_a_round_number_after_a_bound_is_a_bound() -> None:
+    study = _study({"outcome.stroke_bin!HR": "1.40 (1.10, 1.80)"},
+                   population="183,472 adults with gout")
+    assert _numbers(study, "In more than 183,000 adults, stroke was more frequent (HR 1.40).") \
+        == 1
+    assert _numbers(study, "In under 184,000 adults, stroke was more frequent (HR 1.40).") == 1
+    # the bound must hold, and hold within one unit of the last digit written
+    assert _numbers(study, "In more than 184,000 adults, stroke was more frequent (HR 1.40).") \
+        == 0
+    assert _numbers(study, "In more than 182,000 adults, stroke was more frequent (HR 1.40).") \
+        == 0
+
+
+def test_a_line_break_ends_the_reach_of_a_proportion_in_words() -> None:
+    study = _study({"outcome.stroke_bin!HR": "2.20 (1.60, 3.00)",
+                    "outcome.gout_flare_bin!HR": "3.40 (2.50, 4.60)"})
+    text = ("Drug A vs drug B:\n- Stroke: HR 2.20 (1.60-3.00), more than double\n"
+            "- Gout flare: HR 3.40 (2.50-4.60), over three times")
+    assert _numbers(study, text) == 1
+
+
+def test_a_time_point_read_as_a_name_does_not_own_a_proportion_in_words() -> None:
+    outcomes = {}
+    for time, composite, death in (("1mo", "1.6 (1.1, 2.2)", "5.1 (1.7, 15.6)"),
+                                   ("3mo", "1.3 (1.1, 1.7)", "2.5 (1.5, 4.3)"),
+                                   ("1yr", "1.3 (1.1, 1.4)", "1.8 (1.5, 2.2)")):
+        outcomes[f"outcome_{time}.readmission_or_death_bin!HR"] = composite
+        outcomes[f"outcome_{time}.all_cause_death_bin!HR"] = death
+    study = _study(outcomes)
+    [approximation] = approximations_in("and 2.5-fold at three months")
+    assert approximation.kind == "ratio"
+    # "three" (of "three months") is read as the 3-month composite's name: not an owner
+    text = ("Drug A was associated at one year with more readmission or death (HR 1.3) and "
+            "all-cause mortality (HR 1.8). The mortality excess was largest early on: the "
+            "hazard was about five times higher at one month (HR 5.1) and 2.5-fold at three "
+            "months.")
+    assert _numbers(study, text) == 1
+    # a proportion in words beside a name is still checked against it
+    assert _numbers(study, text + " The risk of readmission or death was twice as high.") \
+        == 0
+
+
+def test_a_count_beside_a_share_in_words_is_the_count_it_is_of() -> None:
+    study = _study({"outcome.death_bin!N": "21/60", "outcome.discharged_bin!N": "38/60",
+                    "outcome.still_admitted_bin!N": "1/60"}, sizes=(60, None))
+    text = ("Of 60 patients, about a third (21 people) died, 38 were discharged and one was "
+            "still admitted.")
+    assert _numbers(study, text) == 1
+    assert _numbers(study, text.replace("about a third", "about half")) == 0
+    # "k of n" beside the share is the summary's own count; the share must fit it
+    cohort = _study({"outcome_52wk.retention_bin!N": "80/114",
+                     "outcome_52wk.retention_bin!PCT": "70",
+                     "outcome_104wk.retention_bin!N": "69/114",
+                     "outcome_104wk.retention_bin!PCT": "61"}, sizes=(114, None))
+    text = ("Seven in ten patients with gout (80 of 114) were still on drug A after a year, and "
+            "about six in ten (69) after two years.")
+    assert _numbers(cohort, text) == 1
+    assert _numbers(cohort, text.replace("Seven in ten", "Nine in ten")) == 0
+
+
+def test_a_p_value_beside_an_estimate_belongs_to_that_estimates_outcome() -> None:
+    study = _study({"outcome.low_blood_glucose_bin!OR": "2.37 (1.60, 3.50)",
+                    "outcome.low_blood_glucose_bin!pvalue": "<0.001",
+                    "outcome.birth_injury_bin!OR": "0.91 (0.50, 1.70)",
+                    "outcome.birth_injury_bin!pvalue": "0.77"})
+    # "after birth" is read as birth injury; the estimate says whose p-value it is
+    text = "Babies were more often hypoglycaemic after birth (OR 2.37, p < 0.001)."
+    assert _numbers(study, text) == 1
+    assert _numbers(study, text.replace("2.37", "0.91")) == 0
+
+
+def test_a_name_every_stratum_holds_names_each_stratum() -> None:
+    study = _study({"outcome.asthma.obesity_bin!OR": "4.10 (3.00, 5.50)",
+                    "outcome.asthma_prevalence.obesity_bin!PCT": "38.4 (35.0, 41.8)",
+                    "outcome.asthma_prevalence.normal_weight_bin!PCT": "9.2 (8.0, 10.4)"})
+    text = ("Obesity: aOR 4.10 (3.00-5.50); asthma prevalence 38.4% (35.0-41.8) vs 9.2% with "
+            "normal weight.")
+    assert _numbers(study, text) == 1
+
+
+def test_a_group_named_inside_the_parenthesis_owns_its_size() -> None:
+    study = _study({"outcome.stroke_bin!OR": "1.20 (1.03, 1.40)"},
+                   intervention="Gout", control="No gout (propensity-score matched)",
+                   sizes=(7040, 21120))
+    text = ("After propensity-score matching (7,040 adults with gout vs 21,120 without), gout "
+            "was associated with stroke (OR 1.20).")
+    assert _numbers(study, text) == 1
+    swapped = ("After propensity-score matching (21,120 adults with gout vs 7,040 without), "
+               "gout was associated with stroke (OR 1.20).")
+    assert _numbers(study, swapped) == 0
+
+
+def test_a_pair_alone_in_a_parenthesis_is_ordered_only_by_a_declared_order() -> None:
+    # "years" (of "for at least 5 years") and "ST group" (of "ST-naive") are read as group
+    # names; neither orders the pair "(44.9 vs 37.5 years)" that follows the sentence's subject
+    study = _study({"outcome.stroke_bin!RR": "1.36 (1.13, 1.65)"},
+                   population="612 adults", sizes=(306, 306),
+                   intervention="Statin therapy for at least 5 years (LTST)",
+                   control="ST-naive status",
+                   baseline={"age_mean_years": "control 37.5 vs intervention 44.9",
+                             "female_pct": "control 68.0% vs intervention 71.9%"})
+    text = ("Among 612 adults, those on statins for at least five years (n = 306) had more "
+            "strokes than ST-naive participants (n = 306): RR 1.36. The long-term ST group was "
+            "older (mean age 44.9 vs 37.5 years) and slightly more often female (71.9% vs "
+            "68.0%).")
+    assert _numbers(study, text) == 1
+    # a declared order is still read
+    declared = text.replace("(71.9% vs 68.0%)", "(intervention vs control: 68.0% vs 71.9%)")
+    assert _numbers(study, declared) == 0
