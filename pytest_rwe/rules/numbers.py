@@ -23,6 +23,7 @@ from pytest_rwe.rules.consistency import (
     printed_shares,
     shares_unlike_counts,
 )
+from pytest_rwe.rules.count_pairs import wrong_denominators
 from pytest_rwe.rules.denominators import share_of_everyone
 from pytest_rwe.rules.design_labels import other_sex
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
@@ -170,6 +171,10 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             findings.append(finding)
     flagged = [f.span for f in findings]
     for finding in wrong_timepoint(study, index, text, numbers.items):
+        if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
+            findings.append(finding)
+    flagged = [f.span for f in findings]
+    for finding in wrong_denominators(study, text):
         if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]

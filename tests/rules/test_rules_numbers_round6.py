@@ -155,3 +155,16 @@ def test_a_pair_alone_in_a_parenthesis_is_ordered_only_by_a_declared_order() -> 
     # a declared order is still read
     declared = text.replace("(71.9% vs 68.0%)", "(intervention vs control: 68.0% vs 71.9%)")
     assert _numbers(study, declared) == 0
+
+
+def test_a_count_over_another_counts_denominator_is_a_wrong_denominator() -> None:
+    study = _study({"outcome.death_bin!N": "18/60", "outcome.death_if_dialysed_bin!N": "15/44",
+                    "outcome.seizure_among_deaths_bin!N": "6/18"}, sizes=(60, None),
+                   population="75 adults referred, 60 admitted")
+    right = ("Of 60 patients, 18 died; 44 were dialysed and 15 of those 44 died. Six of the 18 "
+             "who died had a seizure (6 of 18).")
+    assert _numbers(study, right) == 1
+    wrong = right.replace("(6 of 18)", "(6 of the 44 dialysed patients)")
+    assert _numbers(study, wrong) == 0
+    # an n that is no count's denominator is left to the other checks
+    assert _numbers(study, right.replace("(6 of 18)", "(6 of 75 referred)")) == 1
