@@ -1,0 +1,36 @@
+"""completeness: readings added in issue 14's round 6 (each test fails when its reading
+breaks). The study and sentences are invented for these tests, not copied from a labeled
+set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_rwe.rules import judge
+from pytest_rwe.study import Study, parse_study
+
+
+def _graded() -> Study:
+    """Odds of asthma with obesity and by the number of risk factors, each significant."""
+    outcomes = {"outcome.asthma.obesity_bin!OR": "4.1 (3.0, 5.6)",
+                "outcome.asthma.obesity_bin!pvalue": "<0.001"}
+    for count, estimate in (("two", "3.2 (2.4, 4.1)"), ("three", "7.4 (5.5, 9.9)"),
+                            ("four", "14.8 (9.6, 22.7)")):
+        outcomes[f"outcome.asthma.{count}_risk_factors_bin!OR"] = estimate
+        outcomes[f"outcome.asthma.{count}_risk_factors_bin!pvalue"] = "<0.001"
+    raw: dict[str, Any] = {
+        "id": "graded", "design": "cross_sectional", "question": "Risk factors and asthma?",
+        "picot": {"population": "Adults", "intervention": "Risk factors", "control": "None",
+                  "outcome": "asthma", "timeframe": "one survey"},
+        "results": {"intervention_size": None, "control_size": None, "baseline_differences": {},
+                    "outcomes": outcomes}}
+    return parse_study(raw)
+
+
+def test_values_listed_after_one_label_each_report_their_outcome() -> None:
+    text = ("Obesity was associated with markedly higher odds of asthma (adjusted OR 4.1, "
+            "p < 0.001). The odds rose with the number of risk factors: OR 3.2 for two, 7.4 "
+            "for three and 14.8 for four (all p < 0.001).")
+    assert judge(_graded(), text, "completeness").score == 1
+    # a value that is no outcome's estimate reports nothing
+    assert judge(_graded(), text.replace("14.8", "12.1"), "completeness").score == 0
