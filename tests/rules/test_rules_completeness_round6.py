@@ -34,3 +34,34 @@ def test_values_listed_after_one_label_each_report_their_outcome() -> None:
     assert judge(_graded(), text, "completeness").score == 1
     # a value that is no outcome's estimate reports nothing
     assert judge(_graded(), text.replace("14.8", "12.1"), "completeness").score == 0
+
+
+def _neonatal() -> Study:
+    outcomes = {"outcome.preterm_birth_bin!OR": "0.97 (0.70, 1.35)",
+                "outcome.preterm_birth_bin!pvalue": "0.86",
+                "outcome.neonatal_jaundice_bin!OR": "2.10 (1.50, 2.90)",
+                "outcome.neonatal_jaundice_bin!pvalue": "<0.001",
+                "outcome.birth_weight_over_4kg_bin!OR": "0.88 (0.60, 1.30)",
+                "outcome.birth_weight_over_4kg_bin!pvalue": "0.52",
+                "outcome.neonatal_unit_admission_bin!OR": "0.91 (0.62, 1.33)",
+                "outcome.neonatal_unit_admission_bin!pvalue": "0.61"}
+    raw: dict[str, Any] = {
+        "id": "neonatal", "design": "cohort", "question": "Criteria A vs B and newborns?",
+        "picot": {"population": "Pregnancies", "intervention": "Criteria A",
+                  "control": "Criteria B", "outcome": "neonatal outcomes",
+                  "timeframe": "birth"},
+        "results": {"intervention_size": 400, "control_size": 900, "baseline_differences": {},
+                    "outcomes": outcomes}}
+    return parse_study(raw)
+
+
+def test_a_blanket_denial_covering_an_unnamed_significant_outcome_is_no_difference() -> None:
+    text = ("Criteria A vs B: preterm birth OR 0.97 (p = 0.86), birth weight over 4 kg OR 0.88 "
+            "(p = 0.52), neonatal unit admission OR 0.91 (p = 0.61). No neonatal outcome "
+            "differed significantly between the criteria.")
+    assert judge(_neonatal(), text, "completeness").score == 0
+    # naming the significant outcome's difference is complete
+    named = text.replace("No neonatal outcome differed significantly between the criteria.",
+                         "Neonatal jaundice was more frequent with criteria A (OR 2.10, "
+                         "p < 0.001).")
+    assert judge(_neonatal(), named, "completeness").score == 1
