@@ -40,6 +40,7 @@ from pytest_rwe.rules.number_roles import accepted_anyway
 from pytest_rwe.rules.owned import misplaced_share, nested
 from pytest_rwe.rules.proportions import check_approximation, outcome_name
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
+from pytest_rwe.rules.triples import wrong_limits
 from pytest_rwe.study import Study
 
 _P_CONTEXT = re.compile(r"\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is|:)?\s*(?:[<>≤≥=]=?\s*)?$"
@@ -174,7 +175,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]
-    for finding in wrong_denominators(study, text):
+    for finding in wrong_denominators(study, text) + wrong_limits(index, text):
         if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]

@@ -168,3 +168,14 @@ def test_a_count_over_another_counts_denominator_is_a_wrong_denominator() -> Non
     assert _numbers(study, wrong) == 0
     # an n that is no count's denominator is left to the other checks
     assert _numbers(study, right.replace("(6 of 18)", "(6 of 75 referred)")) == 1
+
+
+def test_an_estimate_and_its_interval_are_one_outcomes_three_numbers() -> None:
+    study = _study({"outcome.dialysis_bin!HR": "0.74 (0.58, 0.97)",
+                    "outcome.renal_admission_bin!HR": "1.02 (0.90, 1.15)",
+                    "outcome.stroke_bin!HR": "1.04 (0.95, 1.13)"})
+    # "KRT" is not read as dialysis: the point and the lower limit say whose interval it is
+    right = "KRT was less frequent with drug A, HR 0.74 (0.58-0.97); stroke 1.04 (0.95-1.13)."
+    assert _numbers(study, right) == 1
+    assert _numbers(study, right.replace("(0.58-0.97)", "(0.58-0.90)")) == 0
+    assert _numbers(study, right.replace("(0.58-0.97)", "(0.90-0.97)")) == 0
