@@ -179,3 +179,12 @@ def test_an_estimate_and_its_interval_are_one_outcomes_three_numbers() -> None:
     assert _numbers(study, right) == 1
     assert _numbers(study, right.replace("(0.58-0.97)", "(0.58-0.90)")) == 0
     assert _numbers(study, right.replace("(0.58-0.97)", "(0.90-0.97)")) == 0
+
+
+def test_a_time_point_written_unit_first_places_its_value() -> None:
+    study = _study({"outcome_12wk.remission_bin!PCT": "41", "outcome_24wk.remission_bin!PCT": "35",
+                    "outcome_12wk.response_bin!PCT": "58", "outcome_24wk.response_bin!PCT": "41"},
+                   sizes=(120, None))
+    right = "Remission 41% at wk 12 and 35% at wk 24; response 58% at wk 12, 41% at week 24."
+    assert _numbers(study, right) == 1
+    assert _numbers(study, right.replace("41% at wk 12 and 35%", "35% at wk 12 and 41%")) == 0
