@@ -257,8 +257,9 @@ def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Nu
     # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order, or by
     # the groups named beside each value ("23.6% in the A group vs 34.0% with B")
     paired = numbers.in_list(number)
-    group = (_pair_group(study, analysis, numbers, number, name) if paired
-             else _group_of(analysis, number)) or (
+    group = _labelled_by_bracket(analysis, number) or (
+        _pair_group(study, analysis, numbers, number, name) if paired
+        else _group_of(analysis, number)) or (
         None if paired and _bracketed_pair(analysis, number)
         else _valued_group(analysis, number)) or described_group(analysis, number)
     if group is None or group == own:
@@ -266,6 +267,21 @@ def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Nu
     return NumberFinding(number.span, field, (
         f"{number.span.quote} is written for the {group} group, but in {field} = "
         f"{base.text!r} it is the {own} group's value"))
+
+
+def _labelled_by_bracket(analysis: Analysis, number: NumberMention) -> str | None:
+    """The group named alone in the bracket right after a value owns it: "median EF 28%
+    (S/V) vs 25% (ACEI/ARB)" gives 25% to the ACEI/ARB group."""
+    tokens = analysis.tokens
+    at = bisect.bisect_left(analysis.token_starts, number.span.start)
+    opened = at + 1 + (at + 1 < len(tokens) and tokens[at + 1].text == "%")
+    if opened >= len(tokens) or tokens[opened].text != "(":
+        return None
+    inside = [g for g in analysis.groups if g.position == opened + 1]
+    if len(inside) != 1 or inside[0].group not in ("intervention", "control"):
+        return None
+    close = max(inside[0].end, inside[0].position) + 1
+    return inside[0].group if close < len(tokens) and tokens[close].text == ")" else None
 
 
 def _bracketed_pair(analysis: Analysis, number: NumberMention) -> bool:

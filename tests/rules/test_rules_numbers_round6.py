@@ -188,3 +188,12 @@ def test_a_time_point_written_unit_first_places_its_value() -> None:
     right = "Remission 41% at wk 12 and 35% at wk 24; response 58% at wk 12, 41% at week 24."
     assert _numbers(study, right) == 1
     assert _numbers(study, right.replace("41% at wk 12 and 35%", "35% at wk 12 and 41%")) == 0
+
+
+def test_a_group_named_alone_in_the_bracket_after_a_value_owns_it() -> None:
+    study = _study({"outcome.death_bin!HR": "0.84 (0.73, 0.96)"},
+                   intervention="Drug A", control="Drug B or drug C (B/C)",
+                   baseline={"ef_pct_median": "control 31 vs intervention 27"})
+    right = "Death HR 0.84 with drug A. Baseline: median EF 27% (drug A) vs 31% (B/C)."
+    assert _numbers(study, right) == 1
+    assert _numbers(study, right.replace("27% (drug A) vs 31%", "31% (drug A) vs 27%")) == 0
