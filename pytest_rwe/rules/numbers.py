@@ -23,7 +23,7 @@ from pytest_rwe.rules.consistency import (
     printed_shares,
     shares_unlike_counts,
 )
-from pytest_rwe.rules.count_pairs import wrong_denominators
+from pytest_rwe.rules.count_pairs import misplaced_counts, wrong_denominators
 from pytest_rwe.rules.denominators import share_of_everyone
 from pytest_rwe.rules.design_labels import other_sex
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
@@ -175,7 +175,8 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]
-    for finding in wrong_denominators(study, text) + wrong_limits(index, text):
+    for finding in (wrong_denominators(study, text) + wrong_limits(index, text)
+                    + misplaced_counts(study, analysis)):
         if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]

@@ -197,3 +197,15 @@ def test_a_group_named_alone_in_the_bracket_after_a_value_owns_it() -> None:
     right = "Death HR 0.84 with drug A. Baseline: median EF 27% (drug A) vs 31% (B/C)."
     assert _numbers(study, right) == 1
     assert _numbers(study, right.replace("27% (drug A) vs 31%", "31% (drug A) vs 27%")) == 0
+
+
+def test_a_count_tied_to_a_name_must_be_that_outcomes_count() -> None:
+    study = _study({"outcome.dialysis_bin!N": "64/210", "outcome.ecmo_bin!N": "18/210",
+                    "outcome.prone_positioning_bin!N": "33/210"}, sizes=(210, None))
+    right = ("Of 210 patients, dialysis was needed in 64 patients, ECMO in 18 and prone "
+             "positioning in 33.")
+    assert _numbers(study, right) == 1
+    assert _numbers(study, right.replace("ECMO in 18", "ECMO in 33")) == 0
+    # a bracket after a name describes people, it does not count the outcome
+    assert _numbers(study, "Of 210 patients treated for ECMO-eligible failure (33 of them "
+                    "proned), ECMO was used in 18.") == 1
