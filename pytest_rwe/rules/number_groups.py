@@ -15,7 +15,7 @@ from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.text import NumberMention, Span, Token, stem
+from pytest_rwe.rules.text import NumberMention, Span, Token, numbers_in, stem
 from pytest_rwe.study import Study
 
 _BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",
@@ -78,6 +78,33 @@ def size_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Number
     return NumberFinding(number.span, field, (
         f"{number.span.quote} is written for the {group} group, but it is {field} "
         f"(the {group} group has {sizes[group]:,})"))
+
+
+_EVERYONE_AFTER = re.compile(r"\s*(?:patients|participants|adults|people|individuals|subjects|"
+                             r"persons)\b", re.IGNORECASE)
+
+
+def whole_as_group(study: Study, analysis: Analysis, numbers: Numbers, number: NumberMention
+                   ) -> NumberFinding | None:
+    """The design's count of everyone written as one group's size: "general anesthesia (n =
+    18,158)" when 18,158 patients is the whole cohort and 5,254 of them had regional
+    anesthesia (the other group's size unknown to the study, so no size of its own fits)."""
+    sizes = {"intervention": study.intervention_size, "control": study.control_size}
+    if number.decimals or number.scale != 1.0 or list(sizes.values()).count(None) != 1:
+        return None
+    population = study.picot.get("population", "")
+    written = number.value
+    known = next(s for s in sizes.values() if s is not None)
+    if known >= written or f"{known:,}" in population or str(known) in population:
+        return None  # the design counts the groups apart: its numbers may be either's
+    everyone = [n for n in numbers_in(population) if n.value == written and not n.decimals
+                and _EVERYONE_AFTER.match(population, n.span.end)]
+    group = _group_of(analysis, number) if everyone and not numbers.in_list(number) else None
+    if group is None or sizes[group] is not None:
+        return None
+    return NumberFinding(number.span, "picot.population", (
+        f"{number.span.quote} is written as the {group} group's size, but it is everyone in "
+        f"the study (picot.population), of whom {known:,} are in the other group"))
 
 
 def _group_of(analysis: Analysis, number: NumberMention) -> str | None:

@@ -28,7 +28,13 @@ from pytest_rwe.rules.denominators import share_of_everyone
 from pytest_rwe.rules.design_labels import other_sex
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
+from pytest_rwe.rules.number_groups import (
+    NumberFinding,
+    Numbers,
+    baseline_swap,
+    size_swap,
+    whole_as_group,
+)
 from pytest_rwe.rules.number_owners import local_outcomes, named_near
 from pytest_rwe.rules.number_reading import (
     at_time_written,
@@ -160,6 +166,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
         swapped = (size_swap(study, analysis, numbers, number)
+                   or whole_as_group(study, analysis, numbers, number)
                    or baseline_swap(study, analysis, numbers, number)
                    or misplaced_share(study, index, analysis, number)
                    or other_sex(study, text, number)

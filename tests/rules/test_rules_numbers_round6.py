@@ -209,3 +209,13 @@ def test_a_count_tied_to_a_name_must_be_that_outcomes_count() -> None:
     # a bracket after a name describes people, it does not count the outcome
     assert _numbers(study, "Of 210 patients treated for ECMO-eligible failure (33 of them "
                     "proned), ECMO was used in 18.") == 1
+
+
+def test_everyone_in_the_design_is_no_one_groups_size() -> None:
+    study = _study({"outcome.death_bin!OR": "0.71 (0.54, 0.93)"},
+                   population="12,406 patients having knee surgery in 40 hospitals",
+                   intervention="Nerve block", control="No nerve block", sizes=(3810, None))
+    right = "Nerve block (n = 3,810) was compared with no nerve block in 12,406 patients (OR 0.71)."
+    assert _numbers(study, right) == 1
+    wrong = "Nerve block (n = 3,810) was compared with no nerve block (n = 12,406) (OR 0.71)."
+    assert _numbers(study, wrong) == 0
