@@ -26,6 +26,7 @@ from pytest_rwe.rules.consistency import (
 from pytest_rwe.rules.count_pairs import misplaced_counts, wrong_denominators
 from pytest_rwe.rules.denominators import share_of_everyone
 from pytest_rwe.rules.design_labels import other_sex
+from pytest_rwe.rules.design_stats import wrong_statistic
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.number_groups import (
@@ -183,7 +184,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             findings.append(finding)
     flagged = [f.span for f in findings]
     for finding in (wrong_denominators(study, text) + wrong_limits(index, text)
-                    + misplaced_counts(study, analysis)):
+                    + misplaced_counts(study, analysis) + wrong_statistic(study, text)):
         if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]

@@ -219,3 +219,13 @@ def test_everyone_in_the_design_is_no_one_groups_size() -> None:
     assert _numbers(study, right) == 1
     wrong = "Nerve block (n = 3,810) was compared with no nerve block (n = 12,406) (OR 0.71)."
     assert _numbers(study, wrong) == 0
+
+
+def test_a_duration_named_by_a_statistic_is_that_statistics_number() -> None:
+    study = _study({"outcome.dementia_bin!HR": "1.62 (1.30, 2.02)"},
+                   population="Adults aged 65 or more; median follow-up 3.1 years (IQR 2.0-4.6, "
+                              "maximum 6.8)")
+    right = ("Followed for a median of 3.1 years (at most 6.8), drug A users had more dementia "
+             "(HR 1.62).")
+    assert _numbers(study, right) == 1
+    assert _numbers(study, right.replace("median of 3.1", "median of 6.8")) == 0
