@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pytest_rwe.rules.abbreviations import RESERVED
 from pytest_rwe.rules.blankets import composite_by_parts, counted_blanket
 from pytest_rwe.rules.claims import Analysis, Claim
+from pytest_rwe.rules.denials import denied_beside
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.neither import denied_by_neither
@@ -296,6 +297,10 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
                 said = "named"
             elif said == "named" and _loose_difference_near(analysis, claim):
                 said = "bare"
+            elif said == "bare" and denied_beside(analysis, loose, claim):
+                # "the sHR for X was 5.04 (...), a difference the model did not find
+                # significant": the clause's only name is what its denial is about
+                said = "nonsig"
             elif said == "bare" and only_examined(analysis, claim):
                 said = "named"  # "X was also examined alongside Y, and Z did not differ"
             elif said == "bare" and _describes_people(analysis.text, claim):

@@ -65,3 +65,28 @@ def test_a_blanket_denial_covering_an_unnamed_significant_outcome_is_no_differen
                          "Neonatal jaundice was more frequent with criteria A (OR 2.10, "
                          "p < 0.001).")
     assert judge(_neonatal(), named, "completeness").score == 1
+
+
+def _two_outcomes() -> Study:
+    outcomes = {"outcome.any_anxiety_disorder_bin!HR": "3.90 (3.10, 4.80)",
+                "outcome.any_anxiety_disorder_bin!pvalue": "<0.001",
+                "outcome.sleep_disorder_bin!HR": "1.10 (0.90, 1.30)",
+                "outcome.sleep_disorder_bin!pvalue": "0.33"}
+    raw: dict[str, Any] = {
+        "id": "anxiety", "design": "cohort", "question": "Condition A and anxiety?",
+        "picot": {"population": "Adults", "intervention": "Condition A",
+                  "control": "Matched controls", "outcome": "anxiety", "timeframe": "10 years"},
+        "results": {"intervention_size": 900, "control_size": 2700,
+                    "baseline_differences": {}, "outcomes": outcomes}}
+    return parse_study(raw)
+
+
+def test_a_denial_beside_the_one_name_of_its_clause_is_about_it() -> None:
+    text = ("In 900 people with condition A and 2,700 matched controls, the adjusted hazard "
+            "ratio for any anxiety disorder was 3.90 (95% CI 3.10-4.80), a difference the "
+            "model did not find to be statistically significant.")
+    assert judge(_two_outcomes(), text, "completeness").score == 0
+    # the same estimate reported as a difference is complete
+    reported = text.replace("a difference the model did not find to be statistically "
+                            "significant", "a significantly higher risk (p < 0.001)")
+    assert judge(_two_outcomes(), reported, "completeness").score == 1
