@@ -29,6 +29,10 @@ _AFTER = re.compile(r"^[\s%]*(?:points?|percentage\s+points?|kg|cm|mmhg|units?)?
                     re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:at|by|after|over|within)\s+(?:the\s+)?" + _COUNT + r"[\s-]*" + _UNIT +
                      r"(?:[^\d;.()]|(?<=[A-Za-z])\d){0,40}$", re.IGNORECASE)
+# "36% at wk 52", "70% at week 104": a time point written unit first, as tables label columns
+_AFTER_UNIT_FIRST = re.compile(r"^[\s%]*(?:\([^()]*\))?\s*,?\s*(?:at|by|after)\s+(?:the\s+)?"
+                               r"(weeks?|wks?|months?|mos?|days?|years?|yrs?)\.?\s*(\d+)\b",
+                               re.IGNORECASE)
 _LINK = re.compile(r"\b(?:and|or|vs|versus|while|whereas|compared|than|but)\b|,",
                    re.IGNORECASE)
 _KEY_TIME = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+)$", re.IGNORECASE)
@@ -59,6 +63,9 @@ def written_time(text: str, number: NumberMention) -> float | None:
     after = _AFTER.match(text[number.span.end:number.span.end + 40])
     if after is not None:
         return _days(after.group(1), after.group(2))
+    unit_first = _AFTER_UNIT_FIRST.match(text[number.span.end:number.span.end + 40])
+    if unit_first is not None:  # "29% at wk 52": the unit before its count
+        return _days(unit_first.group(2), unit_first.group(1))
     before = _BEFORE.search(text[max(0, number.span.start - 60):number.span.start])
     # "at 6 months, HbA1c had fallen by 0.4"; not "2.19 at 5 yrs and 2.12 (...) at 10 yrs"
     if before is not None and not _LINK.search(before.group(0)):
@@ -83,6 +90,12 @@ def wrong_timepoint(study: Study, index: StudyIndex, text: str,
             continue
         when = written_time(text, number)
         if when is None:
+            continue
+        # the value of another name at the time written ("remission 36% at wk 104" with
+        # remission and response each 36% at one time point) is not a time point swapped
+        if any(abs((_timepoint_days(o.timepoint) or 0) - when) <= 0.1 * when and any(
+                matches(abs(number.value), number.decimals, abs(e.value))
+                for e in _entries(index, o)) for group in groups for o in group):
             continue
         for group in groups:
             at = [o for o in group if abs((_timepoint_days(o.timepoint) or 0) - when)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pytest_rwe.rules.abbreviations import RESERVED
 from pytest_rwe.rules.blankets import composite_by_parts, counted_blanket
 from pytest_rwe.rules.claims import Analysis, Claim
+from pytest_rwe.rules.denials import denied_beside
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.neither import denied_by_neither
@@ -296,6 +297,10 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
                 said = "named"
             elif said == "named" and _loose_difference_near(analysis, claim):
                 said = "bare"
+            elif said == "bare" and denied_beside(analysis, loose, claim):
+                # "the sHR for X was 5.04 (...), a difference the model did not find
+                # significant": the clause's only name is what its denial is about
+                said = "nonsig"
             elif said == "bare" and only_examined(analysis, claim):
                 said = "named"  # "X was also examined alongside Y, and Z did not differ"
             elif said == "bare" and _describes_people(analysis.text, claim):
@@ -327,9 +332,29 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             said = ("only named" if statuses == {"named"} else "as not significant"
                     if "nonsig" in statuses and "null" not in statuses else "as no difference")
             missing.append(Missing(span, key, said))
+        elif not sole and not table[0] and (blanket := _blanket_denial(analysis, index, loose,
+                                                                        key)) is not None:
+            # "No neonatal outcome differed significantly" with neonatal hypoglycaemia
+            # significant and never named: the summary says it did not differ
+            missing.append(Missing(blanket, key, "as no difference"))
         elif not unsure and not abbreviation_written(analysis, index, key):
             missing.append(Missing(Span(0, 0, ""), key, "not mentioned"))
     return missing
+
+
+_NONE = re.compile(r"^\W*(?:no|none|neither|nothing)\b", re.IGNORECASE)
+
+
+def _blanket_denial(analysis: Analysis, index: OutcomeIndex, loose: list[Claim], key: str
+                    ) -> Span | None:
+    """The cue of a claim naming no outcome that denies every difference of a class the
+    outcome belongs to ("no neonatal outcome differed significantly", "none of the cardiac
+    outcomes was significant"), when every such claim that could be about it denies."""
+    about = [c for c in loose if not c.generic and _could_be_about(analysis, index, c, key)]
+    if not about or not all(c.cue is not None and _NONE.match(c.cue.quote) and (
+            c.direction == "null" or c.significant is False) for c in about):
+        return None
+    return about[0].cue
 
 
 def abbreviation_written(analysis: Analysis, index: OutcomeIndex, key: str) -> bool:

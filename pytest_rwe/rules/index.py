@@ -162,6 +162,7 @@ def _build_index(study: Study) -> StudyIndex:
     texts = {"question": study.question}
     texts.update({f"picot.{k}": v for k, v in study.picot.items()})
     for field_name, text in texts.items():
+        entries += _space_grouped(text, field_name)
         for number in numbers_in(text):
             entries.append(Entry(abs(number.value), "text", field_name, None, number.span.quote))
             if number.scale != 1.0:
@@ -177,6 +178,16 @@ def _build_index(study: Study) -> StudyIndex:
                                              f"{number.span.quote}{unit.group(0)}"))
     _counts(study, facts, entries)
     return StudyIndex(entries)
+
+
+# "10 152 outpatients": a space (or a thin or no-break one) as the thousands separator, the
+# style of many journals; the summary writes "10,152"
+_SPACE_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?![\d.,]\d)")
+
+
+def _space_grouped(text: str, field_name: str) -> list[Entry]:
+    return [Entry(float(re.sub(r"\D", "", m.group(0))), "text", field_name, None, m.group(0))
+            for m in _SPACE_GROUPED.finditer(text)]
 
 
 def _outcome_entries(outcome: Outcome, fact: Fact | None, entries: list[Entry]) -> None:

@@ -15,7 +15,7 @@ from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.text import NumberMention, Span, Token, stem
+from pytest_rwe.rules.text import NumberMention, Span, Token, numbers_in, stem
 from pytest_rwe.study import Study
 
 _BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",
@@ -80,6 +80,33 @@ def size_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Number
         f"(the {group} group has {sizes[group]:,})"))
 
 
+_EVERYONE_AFTER = re.compile(r"\s*(?:patients|participants|adults|people|individuals|subjects|"
+                             r"persons)\b", re.IGNORECASE)
+
+
+def whole_as_group(study: Study, analysis: Analysis, numbers: Numbers, number: NumberMention
+                   ) -> NumberFinding | None:
+    """The design's count of everyone written as one group's size: "general anesthesia (n =
+    18,158)" when 18,158 patients is the whole cohort and 5,254 of them had regional
+    anesthesia (the other group's size unknown to the study, so no size of its own fits)."""
+    sizes = {"intervention": study.intervention_size, "control": study.control_size}
+    if number.decimals or number.scale != 1.0 or list(sizes.values()).count(None) != 1:
+        return None
+    population = study.picot.get("population", "")
+    written = number.value
+    known = next(s for s in sizes.values() if s is not None)
+    if known >= written or f"{known:,}" in population or str(known) in population:
+        return None  # the design counts the groups apart: its numbers may be either's
+    everyone = [n for n in numbers_in(population) if n.value == written and not n.decimals
+                and _EVERYONE_AFTER.match(population, n.span.end)]
+    group = _group_of(analysis, number) if everyone and not numbers.in_list(number) else None
+    if group is None or sizes[group] is not None:
+        return None
+    return NumberFinding(number.span, "picot.population", (
+        f"{number.span.quote} is written as the {group} group's size, but it is everyone in "
+        f"the study (picot.population), of whom {known:,} are in the other group"))
+
+
 def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
     clause = analysis.clause_of(number.span.start)
     if clause is None:
@@ -94,7 +121,8 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
     prefix = analysis.text[max(span.start, number.span.start - 8):number.span.start]
     last = before[-1] if before else None
     last_end = max(last.end, last.position) if last else -1
-    if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE):
+    if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE) and not _pairs_inside(
+            analysis, refs, at):
         # "chlorthalidone (n = 36,918)": the group named right before the parenthesis.
         return last.group if last and at - last_end <= 6 else None
     described = _described_group(analysis, refs, at, lo)
@@ -126,6 +154,20 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
 
 
 _PAIRING = frozenset(["and", "vs", "versus", "respectively", "/", "or"])
+
+
+def _pairs_inside(analysis: Analysis, refs: list[GroupRef], at: int) -> bool:
+    """The parenthesis holding the number names a group or pairs values itself: "after
+    matching (7,099 adults with A vs 20,834 without)" says the groups inside, so the words
+    before the parenthesis do not."""
+    tokens = analysis.tokens
+    brackets = _BRACKETS.get(tokens, None, lambda: Brackets(tokens))
+    pos = brackets.enclosing[at] if at < len(tokens) else brackets.last_open
+    if pos < 0:
+        return False
+    close = brackets.next_close[pos]
+    return any(pos < r.position < close for r in refs) or any(
+        tokens[i].text.lower() in _PAIRING for i in range(pos + 1, close))
 
 
 def described_group(analysis: Analysis, number: NumberMention) -> str | None:
@@ -241,14 +283,58 @@ def baseline_swap(study: Study, analysis: Analysis, numbers: Numbers, number: Nu
     field = f"results.baseline_differences[{json.dumps(name)}]"
     # a value in a list ("142.7/86.5 vs 144.5/87.3") is placed by its declared order, or by
     # the groups named beside each value ("23.6% in the A group vs 34.0% with B")
-    group = (_pair_group(study, analysis, numbers, number, name) if numbers.in_list(number)
-             else _group_of(analysis, number)) or _valued_group(analysis, number) or \
-        described_group(analysis, number)
+    paired = numbers.in_list(number)
+    group = _labelled_by_bracket(analysis, number) or (
+        _pair_group(study, analysis, numbers, number, name) if paired
+        else _group_of(analysis, number)) or (
+        None if paired and _bracketed_pair(analysis, number)
+        else _valued_group(analysis, number)) or described_group(analysis, number)
     if group is None or group == own:
         return None
     return NumberFinding(number.span, field, (
         f"{number.span.quote} is written for the {group} group, but in {field} = "
         f"{base.text!r} it is the {own} group's value"))
+
+
+def _labelled_by_bracket(analysis: Analysis, number: NumberMention) -> str | None:
+    """The group named alone in the bracket right after a value owns it: "median EF 28%
+    (S/V) vs 25% (ACEI/ARB)" gives 25% to the ACEI/ARB group."""
+    tokens = analysis.tokens
+    at = bisect.bisect_left(analysis.token_starts, number.span.start)
+    opened = at + 1 + (at + 1 < len(tokens) and tokens[at + 1].text == "%")
+    if opened >= len(tokens) or tokens[opened].text != "(":
+        return None
+    inside = [g for g in analysis.groups if g.position == opened + 1]
+    if len(inside) != 1 or inside[0].group not in ("intervention", "control"):
+        return None
+    close = max(inside[0].end, inside[0].position) + 1
+    return inside[0].group if close < len(tokens) and tokens[close].text == ")" else None
+
+
+def _bracketed_pair(analysis: Analysis, number: NumberMention) -> bool:
+    """The number is one of a pair standing alone in a parenthesis that names no group
+    ("older (mean age 44.9 vs 37.5 years)"): only a declared order says which value is
+    whose; the groups named around the parenthesis do not."""
+    tokens = analysis.tokens
+    at = bisect.bisect_left(analysis.token_starts, number.span.start)
+    brackets = _BRACKETS.get(tokens, None, lambda: Brackets(tokens))
+    pos = brackets.enclosing[at] if at < len(tokens) else brackets.last_open
+    if pos < 0:
+        return False
+    close = brackets.next_close[pos]
+    named = any(pos < max(g.position, g.end) and g.position < close for g in analysis.groups
+                if g.end >= g.position and not _is_unit_after_number(tokens, g))
+    return not named
+
+
+def _is_unit_after_number(tokens: Sequence[Token], ref: GroupRef) -> bool:
+    """"37.5 years": a unit after a number measures it, whatever group name holds the word."""
+    return ref.position > 0 and tokens[ref.position - 1].is_number and \
+        tokens[ref.position].norm in _UNIT_WORDS
+
+
+_UNIT_WORDS = frozenset(stem(w) for w in ["years", "year", "months", "month", "weeks", "week",
+                                          "days", "day", "hours", "kg", "mg", "points"])
 
 
 def _valued_group(analysis: Analysis, number: NumberMention) -> str | None:

@@ -23,11 +23,19 @@ from pytest_rwe.rules.consistency import (
     printed_shares,
     shares_unlike_counts,
 )
+from pytest_rwe.rules.count_pairs import misplaced_counts, wrong_denominators
 from pytest_rwe.rules.denominators import share_of_everyone
 from pytest_rwe.rules.design_labels import other_sex
+from pytest_rwe.rules.design_stats import wrong_statistic
 from pytest_rwe.rules.index import Entry, Kind, StudyIndex
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.number_groups import NumberFinding, Numbers, baseline_swap, size_swap
+from pytest_rwe.rules.number_groups import (
+    NumberFinding,
+    Numbers,
+    baseline_swap,
+    size_swap,
+    whole_as_group,
+)
 from pytest_rwe.rules.number_owners import local_outcomes, named_near
 from pytest_rwe.rules.number_reading import (
     at_time_written,
@@ -39,6 +47,7 @@ from pytest_rwe.rules.number_roles import accepted_anyway
 from pytest_rwe.rules.owned import misplaced_share, nested
 from pytest_rwe.rules.proportions import check_approximation, outcome_name
 from pytest_rwe.rules.text import NumberMention, Span, numbers_in
+from pytest_rwe.rules.triples import wrong_limits
 from pytest_rwe.study import Study
 
 _P_CONTEXT = re.compile(r"\bp\s*(?:-?\s*values?)?\s*(?:was|were|of|is|:)?\s*(?:[<>≤≥=]=?\s*)?$"
@@ -79,8 +88,20 @@ def _role(text: str, number: NumberMention, clause: Span | None) -> str:
     return ""
 
 
+# "60-day mortality", "at 30 and 60 days": a number that a time unit follows as an adjective,
+# or after "at"/"and", is a time point, never an estimate, however near a measure label it
+# stands (not "a mean difference of 2 days", a value in days)
+_TIME_ADJECTIVE = re.compile(r"-(?:days?|weeks?|months?|years?)\b", re.IGNORECASE)
+_TIME_AFTER = re.compile(r"\s+(?:days?|weeks?|months?|years?)\b", re.IGNORECASE)
+_AT_BEFORE = re.compile(r"\b(?:at|by|after|within|and|or)\s+$", re.IGNORECASE)
+
+
 def _context(text: str, number: NumberMention, clause: Span | None) -> str:
     lo = clause.start if clause else 0
+    if not number.decimals and (_TIME_ADJECTIVE.match(text, number.span.end) or (
+            _TIME_AFTER.match(text, number.span.end)
+            and _AT_BEFORE.search(text[max(0, number.span.start - 8):number.span.start]))):
+        return "plain"
     before = text[max(lo, number.span.start - 40):number.span.start]
     if _P_CONTEXT.search(before[-24:]):
         return "p"
@@ -135,6 +156,9 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         problem = _check(study, index, number, context, local, mentioned_anywhere, role, strict,
                          near, written_at) or shared_bound(index, analysis, mention_starts,
                                                            number, context)
+        if problem is not None and context == "p" and _estimate_owner_fits(text, index, number,
+                                                                           local):
+            problem = None
         year = full_year(text, number)
         if problem is not None and year is not number and _check(
                 study, index, year, context, local, mentioned_anywhere) is None:
@@ -143,6 +167,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             findings.append(NumberFinding(number.span, problem[0], problem[1]))
             continue
         swapped = (size_swap(study, analysis, numbers, number)
+                   or whole_as_group(study, analysis, numbers, number)
                    or baseline_swap(study, analysis, numbers, number)
                    or misplaced_share(study, index, analysis, number)
                    or other_sex(study, text, number)
@@ -155,6 +180,11 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
             findings.append(finding)
     flagged = [f.span for f in findings]
     for finding in wrong_timepoint(study, index, text, numbers.items):
+        if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
+            findings.append(finding)
+    flagged = [f.span for f in findings]
+    for finding in (wrong_denominators(study, text) + wrong_limits(index, text)
+                    + misplaced_counts(study, analysis) + wrong_statistic(study, text)):
         if not any(s.start < finding.span.end and finding.span.start < s.end for s in flagged):
             findings.append(finding)
     flagged = [f.span for f in findings]
@@ -290,10 +320,55 @@ def _check(study: Study, index: StudyIndex, number: NumberMention, context: str,
         candidates = _near(index, number, index.kinds)
     if candidates or (number.operator and any(pvalue_fits(number, e) for e in _all_p(index))):
         return None
+    if _round_bound_holds(index, number):
+        return None
     nearest = _nearest(number, [e for e in index.entries if e.kind != "derived"])
     return (nearest.field if nearest else "study",
             f"{written} matches no number of the study at the precision written" +
             (f" (nearest: {nearest.field} = {nearest.shown})" if nearest else ""))
+
+
+def _estimate_owner_fits(text: str, index: StudyIndex, number: NumberMention,
+                         local: set[str]) -> bool:
+    """"more low blood sugar (OR 2.41, p < 0.001)": a p-value in one bracket with an estimate
+    is the p-value of the outcome that estimate is, when the estimate (with its interval, if
+    written) is one outcome's only, that outcome is not the one the juror read the name as,
+    and its p-value is the one written (the name was read wrong, the numbers agree)."""
+    opened = text.rfind("(", max(0, number.span.start - 80), number.span.start)
+    if opened < 0 or ")" in text[opened:number.span.start]:
+        return False
+    written = [n for n in numbers_in(text[opened + 1:number.span.start]) if n.decimals >= 1]
+    if not written or written[0].operator:
+        return False
+    point, bounds = written[0], written[1:3] if len(written) >= 3 else []
+    owners = set()
+    for entry in index.of_kind("effect"):
+        if entry.outcome is None or entry.role != "point" or not fits(point, entry):
+            continue
+        limits = [e for e in index.of_outcomes([entry.outcome], "effect") if e.role == "ci"]
+        if all(any(fits(b, e) for e in limits) for b in bounds):
+            owners.add(entry.outcome)
+    if len(owners) != 1 or owners & local:
+        return False
+    return any(pvalue_fits(number, e) for e in index.of_outcomes(owners, "p"))
+
+
+def _round_bound_holds(index: StudyIndex, number: NumberMention) -> bool:
+    """"more than 264,000 people" for 264,653, "under 5,000" for 4,870: a round whole number
+    after a bound is a bound, so a study count above it (below it) within one unit of its last
+    non-zero digit is what it says."""
+    if number.decimals or number.is_percent or number.operator not in (">", ">=", "<", "<="):
+        return False
+    written = number.value * number.scale
+    digits = str(int(abs(written)))
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if written < 100 or not zeros:
+        return False
+    unit = 10.0 ** zeros
+    low, high = (written, written + unit) if number.operator.startswith(">") else (
+        written - unit, written)
+    return any(e.kind in ("size", "text", "count", "baseline") and low <= e.value <= high
+               for e in index.near(("size", "text", "count", "baseline"), low, high))
 
 
 def _fits_any(index: StudyIndex, number: NumberMention, context: str,

@@ -102,6 +102,18 @@ def _owners(analysis: Analysis, number: NumberMention) -> list[Mention]:
     return following
 
 
+def _named_by(study: Study, analysis: Analysis, owners: list[Mention]) -> set[str]:
+    """The outcomes the owner mentions name: a mention read through words every one of several
+    names holds ("NAFLD prevalence" of the prevalences in five strata) names each of them,
+    not only the one the reading chose."""
+    names, _ = study_reading(study)
+    keys = {m.outcome.key for m in owners}
+    for mention in owners:
+        read = {analysis.tokens[p].norm for p in mention.positions}
+        keys |= {k for k, name in names.names.items() if read and read <= set(name)}
+    return keys
+
+
 def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
                     number: NumberMention) -> NumberFinding | None:
     """A share written for one outcome that is another's (see the module docstring)."""
@@ -109,7 +121,7 @@ def misplaced_share(study: Study, index: StudyIndex, analysis: Analysis,
         return None
     owners = _owners(analysis, number)
     # "prevalence: 7.8% H. pylori-positive, 8.9% H. pylori-negative": the subgroup after it
-    keys = at_written_stratum(study, analysis, number, {m.outcome.key for m in owners})
+    keys = at_written_stratum(study, analysis, number, _named_by(study, analysis, owners))
     if not keys:
         return None
     own = index.of_outcomes(keys, "percent")

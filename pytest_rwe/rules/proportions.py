@@ -53,6 +53,14 @@ def check_approximation(study: Study, analysis: Analysis, index: StudyIndex,
             return NumberFinding(approximation.span, "results.outcomes", (
                 f'"{approximation.span.quote}" means {approximation.describe()}, but the '
                 f"summary writes {beside.span.quote}% beside it"))
+        counted = _count_beside(study, text, approximation)
+        if counted is not None:
+            share, written = counted
+            if share is None or approximation.admits(share):
+                return None
+            return NumberFinding(approximation.span, "results.outcomes", (
+                f'"{approximation.span.quote}" means {approximation.describe()}, but the '
+                f"summary writes {written} beside it ({share:.3g}%)"))
     key = _approximated(analysis, mention_starts, approximation)
     if key is None:
         return None
@@ -81,6 +89,34 @@ def _percent_beside(text: str, approximation: Approximation) -> NumberMention | 
     return found[-1] if found else None
 
 
+# "about a third (16 people)", "seven in ten patients with X (80 of 114)": a count in the first
+# bracket after a share in words, no other number between, is the count the share is of
+_COUNT_BESIDE = re.compile(r"[^.;:()\d]{0,60}?\(\s*(?P<k>\d[\d,]*)(?:\s*(?:of|/|out\s+of)\s*"
+                           r"(?P<n>\d[\d,]*))?(?:\s+[A-Za-z]+){0,2}\s*\)", re.IGNORECASE)
+
+
+def _count_beside(study: Study, text: str, approximation: Approximation
+                  ) -> tuple[float | None, str] | None:
+    """The share a count beside a proportion in words makes: k of n as the summary writes
+    it, or for a bare k the share of the study's outcome counted k whose share the word fits
+    (None when one does). Nothing when there is no such count, or the study has no count k
+    (the usual reading then applies)."""
+    match = _COUNT_BESIDE.match(text, approximation.span.end)
+    if match is None:
+        return None
+    events = float(match.group("k").replace(",", ""))
+    written = match.group(0)[match.group(0).index("("):]
+    if match.group("n"):
+        total = float(match.group("n").replace(",", ""))
+        return (100 * events / total, written) if 0 < events <= total else None
+    shares = [o.count.percent for o in study.outcomes
+              if o.count is not None and o.count.events == events]
+    if not shares:
+        return None
+    fitting = [v for v in shares if approximation.admits(v)]
+    return (None, written) if fitting else (shares[0], written)
+
+
 def _approximated(analysis: Analysis, mention_starts: list[int],
                   approximation: Approximation) -> str | None:
     """The outcome (key) a proportion in words is about: the one whose estimate follows it
@@ -91,7 +127,9 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
     if inside is not None:
         return inside
     after_text = text[approximation.span.end:approximation.span.end + 120]
-    stop = re.search(r"[.;]\s|\b(?:times|fold|twice|double\w*|half|thirds?|quarters?)\b",
+    # a line break ends a list item ("- Heart failure: HR 2.18, more than double\n- ..."),
+    # so the next item's estimate is not this one's
+    stop = re.search(r"[.;]\s|\n|\b(?:times|fold|twice|double\w*|half|thirds?|quarters?)\b",
                      after_text)  # the next proportion in words has its own estimate
     bracket = re.search(r"\(([^()]*)\)?", after_text[:stop.start() if stop else None])
     # "at BMI 30-34.9 (PR 3.21)", "2.7-fold hazard of X (95% CI 2.2-3.3)": the estimate or
@@ -112,7 +150,9 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
                     and matches(following[-1].value, following[-1].decimals, fact.high)}
     if len(anchored) == 1:
         return anchored.pop()
-    mentions = sentence_mentions(analysis, mention_starts, approximation.span.start)
+    # "2.5-fold at three months": a time point read as an outcome's name is not a name
+    mentions = [m for m in sentence_mentions(analysis, mention_starts, approximation.span.start)
+                if not _NUMBER_WORDS.fullmatch(m.span.quote.strip())]
     if not mentions:
         return None
     after = [m for m in mentions if m.span.start >= approximation.span.end]
@@ -125,6 +165,8 @@ def _approximated(analysis: Analysis, mention_starts: list[int],
     return after[0].outcome.key if after else None
 
 
+_NUMBER_WORDS = re.compile(r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|"
+                           r"eleven|twelve|eighteen|twenty|thirty|[\s-])+", re.IGNORECASE)
 _RANGE_UPPER = re.compile(r"(?:(?:\b[a-z]+|\d(?:\.\d+)?%?)\s*(?:\bto|-)|\bbetween\s+\S+\s+and)\s*$",
                           re.IGNORECASE)
 

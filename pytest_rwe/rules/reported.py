@@ -24,9 +24,11 @@ from pytest_rwe.rules.text import NumberMention, Span, numbers_in
 from pytest_rwe.rules.truth import Fact
 
 # an estimate written as one: "(HR 1.33)", "HR of 0.76", "nonfatal major (1.49)", "HRs 1.42,
-# 1.47 and 1.50"
+# 1.47 and 1.50", "OR 9.7 for three, 16.9 for four and 37.6 for five" (a short phrase after
+# each value says whose it is)
 _ESTIMATE_BEFORE = re.compile(r"(?:\b(?:a?HRs?|sHRs?|a?ORs?|a?RRs?|a?PRs?|IRRs?|MDs?)|ratios?|"
-                              r"difference)\s*(?:of|was|=|:|,)?\s*(?:[-\u2212]?\d+\.\d+\s*(?:,|and)"
+                              r"difference)\s*(?:of|was|=|:|,)?\s*(?:[-\u2212]?\d+\.\d+(?:\s+"
+                              r"(?:for|in|at|among|with)\s+[\w-]+(?:\s+[\w-]+)?)?\s*(?:,|and)"
                               r"\s*){0,3}$|\(\s*$", re.IGNORECASE)
 # "(HR 0.77, 0.66-0.90": a number opening an interval right after an estimate is its
 # confidence limit, not an estimate ("HRs 1.42 to 1.50" is a range of estimates)
