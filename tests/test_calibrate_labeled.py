@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # held-out sets are not in the repository.
 LABELED = [ROOT / "cases" / "golden" / "labeled" / name
            for name in ("mutations.jsonl", "prose.jsonl", "prose_dev.jsonl", "prose_dev2.jsonl",
-                        "prose_dev4.jsonl", "prose_dev5.jsonl")]
+                        "prose_dev4.jsonl", "prose_dev5.jsonl", "prose_dev6.jsonl")]
 MIN_KAPPA = 0.8
 MIN_SPECIFICITY = 0.9
 
