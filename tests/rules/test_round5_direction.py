@@ -5,31 +5,19 @@ for the one that contradicts), or that a correct summary of a study is accepted.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from twin_studies import binary_study
 
 from pytest_rwe.rules import judge
 from pytest_rwe.rules.claims import analyze
-from pytest_rwe.study import Study, parse_study
+from pytest_rwe.study import Study
 
 
 def study(*outcomes: tuple[str, str, str, str | None], intervention: str = "drug A",
           control: str = "placebo") -> Study:
-    """A cohort study of (name, measure, estimate, p) outcomes."""
-    results: dict[str, str] = {}
-    for name, measure, estimate, p in outcomes:
-        key = f"outcome.{name.replace(' ', '_')}_bin"
-        results[f"{key}!{measure}"] = estimate
-        if p is not None:
-            results[f"{key}!pvalue"] = p
-    raw: dict[str, Any] = {
-        "id": "round5", "design": "cohort", "question": "How does drug A compare?",
-        "picot": {"population": "Adults", "intervention": intervention, "control": control,
-                  "outcome": ", ".join(o[0] for o in outcomes), "timeframe": "1 year"},
-        "results": {"intervention_size": 400, "control_size": 400, "baseline_differences": {},
-                    "outcomes": results}}
-    return parse_study(raw)
+    """A cohort study of (name, measure, estimate, p) binary outcomes."""
+    return binary_study(*outcomes, intervention=intervention, control=control,
+                        study_id="round5")
 
 
 def direction(s: Study, text: str) -> int:

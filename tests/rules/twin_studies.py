@@ -30,3 +30,21 @@ def twins(name: str, text: str, direction: str, **groups: str) -> tuple[int, int
         "4.1 (2.2, 6.0)", "-4.1 (-6.0, -2.2)")
     return (judge(one_outcome(name, agree, **groups), text, "direction_of_effect").score,
             judge(one_outcome(name, contradict, **groups), text, "direction_of_effect").score)
+
+
+def binary_study(*outcomes: tuple[str, str, str, str | None], intervention: str = "drug A",
+                 control: str = "placebo", study_id: str = "binary") -> Study:
+    """A cohort study of (name, measure, estimate, p) binary outcomes."""
+    results: dict[str, str] = {}
+    for name, measure, estimate, p in outcomes:
+        key = f"outcome.{name.replace(' ', '_')}_bin"
+        results[f"{key}!{measure}"] = estimate
+        if p is not None:
+            results[f"{key}!pvalue"] = p
+    raw: dict[str, Any] = {
+        "id": study_id, "design": "cohort", "question": "How does drug A compare?",
+        "picot": {"population": "Adults", "intervention": intervention, "control": control,
+                  "outcome": ", ".join(o[0] for o in outcomes), "timeframe": "1 year"},
+        "results": {"intervention_size": 400, "control_size": 400, "baseline_differences": {},
+                    "outcomes": results}}
+    return parse_study(raw)
