@@ -10,6 +10,7 @@ import pytest
 
 from pytest_rwe.replies import parse_judge_reply
 from pytest_rwe.rules import judge, judge_all
+from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.summarizer import summarize
 from pytest_rwe.rules.synthetic import (
     change_number,
@@ -18,7 +19,6 @@ from pytest_rwe.rules.synthetic import (
     random_study,
     swap_sizes,
 )
-from pytest_rwe.rules.text import numbers_in
 from pytest_rwe.study import Study, load_study, parse_study
 
 STUDIES = Path(__file__).resolve().parent.parent / "cases" / "studies"

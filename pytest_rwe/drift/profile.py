@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_rwe.rules.diagnostics import claim_diagnostics
-from pytest_rwe.rules.text import NumberMention, numbers_in, sentences
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
+from pytest_rwe.rules.text import sentences
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import Criterion, Verdict
 

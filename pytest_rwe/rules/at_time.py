@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from pytest_rwe.rules.index import Entry, StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding
-from pytest_rwe.rules.text import NumberMention
+from pytest_rwe.rules.number_mentions import NumberMention
 from pytest_rwe.study import Outcome, Study
 
 _WORD = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

@@ -10,8 +10,8 @@ import re
 from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.approximate import HEDGE_TOLERANCE
 from pytest_rwe.rules.index import Entry, StudyIndex, matches
+from pytest_rwe.rules.number_mentions import NumberMention
 from pytest_rwe.rules.proportions import sentence_mentions
-from pytest_rwe.rules.text import NumberMention
 
 
 def tolerance(number: NumberMention, value: float) -> float:

@@ -24,13 +24,14 @@ from pytest_rwe.rules.denials import denied_beside
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.neither import denied_by_neither
+from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.reported import (
     estimate_written,
     estimates,
     in_written_range,
     only_examined,
 )
-from pytest_rwe.rules.text import Span, numbers_in
+from pytest_rwe.rules.text import Span
 from pytest_rwe.study import Study
 
 # a number followed by a unit of time is when an outcome was measured, and one followed by

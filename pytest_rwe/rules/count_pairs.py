@@ -16,7 +16,8 @@ import re
 
 from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.number_groups import NumberFinding
-from pytest_rwe.rules.text import Span, numbers_in
+from pytest_rwe.rules.number_mentions import numbers_in
+from pytest_rwe.rules.text import Span
 from pytest_rwe.study import Study
 
 _K_OF_N = re.compile(r"(?<![\d.,])(?P<k>\d{1,3}(?:,\d{3})*|\d+)\s+(?:of|out\s+of)\s+"

@@ -12,7 +12,7 @@ import re
 
 from pytest_rwe.rules.index import StudyIndex
 from pytest_rwe.rules.number_groups import NumberFinding
-from pytest_rwe.rules.text import NumberMention
+from pytest_rwe.rules.number_mentions import NumberMention
 from pytest_rwe.study import Study
 
 _OF_EVERYONE = re.compile(r"\s*%?\s*(?:of\s+(?:the\s+)?(?:whole|entire|full|total|overall)?\s*"

@@ -13,7 +13,7 @@ import re
 
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.number_groups import NumberFinding
-from pytest_rwe.rules.text import NumberMention
+from pytest_rwe.rules.number_mentions import NumberMention
 from pytest_rwe.study import Study
 
 _SEX = {"men": "male", "man": "male", "male": "male", "males": "male", "boys": "male",

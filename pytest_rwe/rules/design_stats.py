@@ -12,7 +12,7 @@ import re
 
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.number_groups import NumberFinding
-from pytest_rwe.rules.text import NumberMention, numbers_in
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
 from pytest_rwe.study import Study
 
 _STAT = re.compile(r"\b(median|mean|average|maximum|max|minimum|min|iqr|range)\b",

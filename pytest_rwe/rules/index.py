@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pytest_rwe.rules.text import numbers_in
+from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Measure, Outcome, Study
 

@@ -15,7 +15,8 @@ from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.text import NumberMention, Span, Token, numbers_in, stem
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
+from pytest_rwe.rules.text import Span, Token, stem
 from pytest_rwe.study import Study
 
 _BRIDGE = frozenset(stem(w) for w in ["patients", "participants", "subjects", "individuals",

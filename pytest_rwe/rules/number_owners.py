@@ -8,9 +8,9 @@ import bisect
 import re
 
 from pytest_rwe.rules.claims import Analysis, study_reading
+from pytest_rwe.rules.number_mentions import NumberMention
 from pytest_rwe.rules.number_reading import interrupted
 from pytest_rwe.rules.proportions import outcome_name, sentence_bounds
-from pytest_rwe.rules.text import NumberMention
 from pytest_rwe.study import Study
 
 

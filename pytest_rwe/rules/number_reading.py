@@ -12,8 +12,9 @@ from pytest_rwe.rules.at_time import timepoint_days, times_before
 from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.name_index import Mention
+from pytest_rwe.rules.number_mentions import NumberMention
 from pytest_rwe.rules.strata import pick
-from pytest_rwe.rules.text import STOPWORDS, NumberMention
+from pytest_rwe.rules.text import STOPWORDS
 from pytest_rwe.study import Outcome, Study
 
 _YEAR_BEFORE = re.compile(r"\b(1[89]|20)(\d\d)\s*[-\u2013/]\s*$")

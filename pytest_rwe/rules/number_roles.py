@@ -9,7 +9,8 @@ import functools
 import math
 import re
 
-from pytest_rwe.rules.text import NumberMention, Span
+from pytest_rwe.rules.number_mentions import NumberMention
+from pytest_rwe.rules.text import Span
 
 _NULL_TALK = re.compile(r"\b(?:cross|crosses|crossed|crossing|includ\w*|span\w*|null|unity|"
                         r"overlap\w*|exclud\w*)\b", re.IGNORECASE)

@@ -36,6 +36,7 @@ from pytest_rwe.rules.number_groups import (
     size_swap,
     whole_as_group,
 )
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
 from pytest_rwe.rules.number_owners import local_outcomes, named_near
 from pytest_rwe.rules.number_reading import (
     at_time_written,
@@ -46,7 +47,7 @@ from pytest_rwe.rules.number_reading import (
 from pytest_rwe.rules.number_roles import accepted_anyway
 from pytest_rwe.rules.owned import misplaced_share, nested
 from pytest_rwe.rules.proportions import check_approximation, outcome_name
-from pytest_rwe.rules.text import NumberMention, Span, numbers_in
+from pytest_rwe.rules.text import Span
 from pytest_rwe.rules.triples import wrong_limits
 from pytest_rwe.study import Study
 

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 
 from pytest_rwe.rules.index import matches, timepoint_numbers
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.text import Token, numbers_in, outside_brackets
+from pytest_rwe.rules.number_mentions import numbers_in
+from pytest_rwe.rules.text import Token, outside_brackets
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome
 

@@ -25,6 +25,7 @@ from pytest_rwe.rules.name_index import (
     OutcomeIndex,
     Variant,
 )
+from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.outcome_places import (
     by_numbers,
     by_timepoint,
@@ -33,7 +34,7 @@ from pytest_rwe.rules.outcome_places import (
     written_values,
 )
 from pytest_rwe.rules.subgroups import qualifier_mentions, subgroups
-from pytest_rwe.rules.text import Span, Token, numbers_in
+from pytest_rwe.rules.text import Span, Token
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome, Study
 

@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from pytest_rwe.rules.claims import Analysis, study_reading
 from pytest_rwe.rules.index import StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding
+from pytest_rwe.rules.number_mentions import NumberMention
 from pytest_rwe.rules.number_reading import at_written_stratum
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import NumberMention
 from pytest_rwe.study import Study
 
 

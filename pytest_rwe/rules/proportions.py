@@ -12,8 +12,8 @@ from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.approximate import Approximation, candidate_values
 from pytest_rwe.rules.index import StudyIndex, matches
 from pytest_rwe.rules.number_groups import NumberFinding
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import NumberMention, numbers_in
 from pytest_rwe.study import Study
 
 

@@ -45,6 +45,7 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.headline import headline_cues
 from pytest_rwe.rules.loose import loose_claim
 from pytest_rwe.rules.name_index import WEAK_WORDS
+from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
@@ -52,7 +53,7 @@ from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.stated_difference import stated_difference
 from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
-from pytest_rwe.rules.text import Span, numbers_in
+from pytest_rwe.rules.text import Span
 from pytest_rwe.rules.values_then_groups import values_then_groups
 from pytest_rwe.rules.zero_values import zero_values
 from pytest_rwe.study import Study

@@ -20,7 +20,8 @@ import re
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.index import matches
 from pytest_rwe.rules.name_index import OutcomeIndex
-from pytest_rwe.rules.text import NumberMention, Span, numbers_in
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
+from pytest_rwe.rules.text import Span
 from pytest_rwe.rules.truth import Fact
 
 # an estimate written as one: "(HR 1.33)", "HR of 0.76", "nonfatal major (1.49)", "HRs 1.42,

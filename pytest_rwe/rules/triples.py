@@ -14,7 +14,8 @@ import re
 from pytest_rwe.rules.bounds import fits
 from pytest_rwe.rules.index import Entry, StudyIndex
 from pytest_rwe.rules.number_groups import NumberFinding
-from pytest_rwe.rules.text import NumberMention, Span, numbers_in
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
+from pytest_rwe.rules.text import Span
 
 _TRIPLE = re.compile(r"(?<![\d.])(?P<point>[-\u2212]?\d+\.\d+)\s*%?\s*[(\[]\s*(?:95\s*%\s*CI"
                      r"[:,]?\s*)?(?P<low>[-\u2212]?\d+\.\d+)\s*%?\s*(?:-|\u2013|to|,)\s*"

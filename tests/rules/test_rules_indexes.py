@@ -10,9 +10,10 @@ from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.index import Entry, StudyIndex, matches
 from pytest_rwe.rules.memo import Memo
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
 from pytest_rwe.rules.numbers import _near, _near_entries
 from pytest_rwe.rules.outcome_places import by_numbers
-from pytest_rwe.rules.text import NumberMention, Span, numbers_in, tokenize
+from pytest_rwe.rules.text import Span, tokenize
 from pytest_rwe.rules.truth import Fact
 from pytest_rwe.study import Outcome
 
@@ -263,7 +264,7 @@ def test_brackets_answer_as_the_scan_back_from_each_position() -> None:
 
 
 def test_operator_and_hedge_read_as_the_searches_they_skip() -> None:
-    from pytest_rwe.rules.text import _HEDGE_RE, _OPERATOR_RE
+    from pytest_rwe.rules.number_mentions import _HEDGE_RE, _OPERATOR_RE
 
     rng = random.Random(2)
     words = ["<", "<=", "≥", "less than", "Below", "under", "greater than", "MORE THAN",

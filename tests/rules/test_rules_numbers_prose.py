@@ -11,7 +11,7 @@ from pytest_rwe.rules import judge
 from pytest_rwe.rules.approximate import approximations_in
 from pytest_rwe.rules.at_time import written_time
 from pytest_rwe.rules.consistency import estimates_outside_interval, shares_unlike_counts
-from pytest_rwe.rules.text import numbers_in
+from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.study import Study, load_study, parse_study
 
 STUDIES = Path(__file__).resolve().parents[2] / "cases" / "studies"

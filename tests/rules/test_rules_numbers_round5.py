@@ -7,8 +7,9 @@ from pathlib import Path
 
 from pytest_rwe.rules import judge
 from pytest_rwe.rules.approximate import approximations_in
+from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.number_roles import names_digits, rate_base
-from pytest_rwe.rules.text import Span, numbers_in
+from pytest_rwe.rules.text import Span
 from pytest_rwe.study import Study, load_study
 
 STUDIES = Path(__file__).resolve().parents[2] / "cases" / "studies"
