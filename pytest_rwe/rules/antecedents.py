@@ -113,7 +113,7 @@ def _unchanged_after_contrast(tokens: Sequence[Token], ref: GroupRef) -> bool:
                   if tokens[p].text.lower() in _CONTRAST), None)
     if start is None:
         return False
-    end = min(len(tokens), max(ref.end, ref.position) + 8)
+    end = min(len(tokens), ref.last + 8)
     stretch = [t.text.lower() for t in tokens[start + 1:end]]
     stop = next((i for i, w in enumerate(stretch) if w in (";", ".")), len(stretch))
     return any(w in _UNCHANGED for w in stretch[:stop])

@@ -111,7 +111,7 @@ def compared_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
     if len(markers) != 1:
         return None  # one comparison only: "A vs B vs C" lists, not a pair
     marker = markers[0]
-    in_refs = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
+    in_refs = {p for r in refs for p in range(r.position, r.last + 1)}
     left_at = _before(tokens, marker, lo, names | in_refs)
     right_at = _after(tokens, marker, hi)
     if left_at is None or right_at is None:
@@ -172,13 +172,13 @@ def parallel_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
             left[0].group == right[0].group or \
             not {left[0].group, right[0].group} <= {"intervention", "control"}:
         return None
-    skip = names | {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
+    skip = names | {p for r in refs for p in range(r.position, r.last + 1)}
     right_ref = right[0]
     right_end = right[1].position if len(right) > 1 else hi
     right_at = _half_value(tokens, marker + 1, right_end, skip)
     if right_at is None:
         return None
-    left_end = max(max(r.end, r.position) for r in left) + 1
+    left_end = max(r.last for r in left) + 1
     if right_at < right_ref.position:  # "... compared to 1 out of 88 in the B group"
         if any(tokens[p].is_number for p in outside_brackets(tokens, left_end, marker)):
             return None  # "X in the A group at 86.7%": which one is the group's is not said
@@ -244,7 +244,7 @@ def ordered_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, h
                                                                           "control"}:
         return None
     pair = _pair_at(tokens, values_at, hi)
-    if pair is None or pair[0] <= max(second.end, second.position):
+    if pair is None or pair[0] <= second.last:
         return None
     a, b = _value(tokens, pair[0], opening=True), _value(tokens, pair[1], opening=True)
     if a is None or b is None or a[1] != b[1] or a[0] == b[0]:

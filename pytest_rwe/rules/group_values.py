@@ -291,7 +291,7 @@ def _value_before(tokens: Sequence[Token], ref: GroupRef, values: Sequence[_Valu
 def _value_after(tokens: Sequence[Token], ref: GroupRef, values: Sequence[_Value]
                  ) -> _Value | None:
     """"group A was 0.98 mm", "in the SeG was 20.5%"."""
-    end = max(ref.end, ref.position)
+    end = ref.last
     after = [v for v in values if v.position > end
              and _gap_ok(tokens, end + 1, v.position, _AFTER_REF, 4)]
     return after[0] if after else None
@@ -315,11 +315,9 @@ def _respectively(tokens: Sequence[Token], refs: Sequence[GroupRef], values: Seq
 
 def _coordinated(tokens: Sequence[Token], first: GroupRef, second: GroupRef) -> bool:
     """"the SaphLITE and Clearglide groups": two names sharing one plural group noun."""
-    between = [t.text.lower() for t in tokens[max(first.end, first.position) + 1:
-                                              second.position]]
-    after = tokens[max(second.end, second.position)].text.lower()
-    nxt = tokens[max(second.end, second.position) + 1].text.lower() if max(
-        second.end, second.position) + 1 < len(tokens) else ""
+    between = [t.text.lower() for t in tokens[first.last + 1:second.position]]
+    after = tokens[second.last].text.lower()
+    nxt = tokens[second.last + 1].text.lower() if second.last + 1 < len(tokens) else ""
     return between in (["and"], ["vs"], ["versus"], ["or"]) and (
         after in ("groups", "arms") or nxt in ("groups", "arms"))
 

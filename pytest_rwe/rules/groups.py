@@ -62,6 +62,11 @@ class GroupRef:
     via: str = "name"  # name, role, label or unknown
     verbatim: bool = False  # the group's description written out ("telephone consultation")
 
+    @property
+    def last(self) -> int:
+        """The token index of the reference's last word (``end`` is -1 for one word)."""
+        return max(self.end, self.position)
+
 
 def find_group_refs(study: Study, text: str, tokens: Sequence[Token], excluded: set[int]
                     ) -> list[GroupRef]:
@@ -112,11 +117,11 @@ def _adjacent(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
     out: list[GroupRef] = []
     for ref in refs:
         last = out[-1] if out else None
-        if last is not None and last.via in ("name", "label") and ref.position == max(
-                last.end, last.position) + 1 and ref.group != last.group and all(
+        if last is not None and last.via in ("name", "label") and ref.position == last.last + 1 \
+                and ref.group != last.group and all(
                 tokens[p].norm in GROUP_GENERIC or tokens[p].text.lower() in lexicon.GROUP_NOUNS
-                for p in range(ref.position, max(ref.end, ref.position) + 1)):
-            out[-1] = replace(last, end=max(ref.end, ref.position))
+                for p in range(ref.position, ref.last + 1)):
+            out[-1] = replace(last, end=ref.last)
             continue
         out.append(ref)
     return out
@@ -131,7 +136,7 @@ def _compared_lists(tokens: Sequence[Token], refs: list[GroupRef]) -> list[Group
         if not before.comparison or out[i].comparison:
             continue
         depth, plain, joined = 0, True, False
-        for pos in range(max(before.end, before.position) + 1, out[i].position):
+        for pos in range(before.last + 1, out[i].position):
             text = tokens[pos].text.lower()
             if text in "([":
                 depth += 1

@@ -121,7 +121,7 @@ def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
     after = [g for g in refs if g.position > at]
     prefix = analysis.text[max(span.start, number.span.start - 8):number.span.start]
     last = before[-1] if before else None
-    last_end = max(last.end, last.position) if last else -1
+    last_end = last.last if last else -1
     if re.search(r"(?:\(|\bn\s*=)\s*$", prefix, re.IGNORECASE) and not _pairs_inside(
             analysis, refs, at):
         # "chlorthalidone (n = 36,918)": the group named right before the parenthesis.

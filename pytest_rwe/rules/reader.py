@@ -79,9 +79,9 @@ class Reader:
         self.token_starts = [t.start for t in analysis.tokens]
         # words of a group's own description are not claims ("neither A nor B" as a name)
         self.in_groups = {p for g in analysis.groups if g.via == "name"
-                          for p in range(g.position, max(g.end, g.position) + 1)}
+                          for p in range(g.position, g.last + 1)}
         self.group_words = {p for g in analysis.groups
-                            for p in range(g.position, max(g.end, g.position) + 1)}
+                            for p in range(g.position, g.last + 1)}
 
     def _mentions(self, lo: int, hi: int) -> list[Mention]:
         starts = self.mention_starts
@@ -121,7 +121,7 @@ class Reader:
         self.clause_cues = [c for c in cues if c.kind in ("higher", "lower", "valence")]
         if not cues and not mentions:
             return []
-        group_tokens = {p for r in refs for p in range(r.position, max(r.end, r.position) + 1)}
+        group_tokens = {p for r in refs for p in range(r.position, r.last + 1)}
         governed = headline_cues(analysis.tokens, mentions, cues, hi) | attach(
             analysis.tokens, mentions, cues, lo, hi, group_tokens)
         claims: list[Claim] = []
@@ -183,7 +183,7 @@ class Reader:
                                                                         "control")).lower()
         if "baseline" not in defined:
             return False
-        return any(g.position <= first <= max(g.end, g.position) + 3
+        return any(g.position <= first <= g.last + 3
                    for g in self.analysis.groups)
 
     def _survival(self, cue: Cue) -> list[Mention]:

@@ -126,8 +126,8 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
             return side
     if tokens[seg_lo].text.lower() in RELATIVE and not [r for r in stretch if not r.comparison]:
         # "..., which still had higher X": the relative pronoun is the group named just before
-        antecedent = [r for r in refs if max(r.end, r.position) < seg_lo
-                      and seg_lo - max(r.end, r.position) <= 3 and r.group != "unknown"]
+        antecedent = [r for r in refs if r.last < seg_lo
+                      and seg_lo - r.last <= 3 and r.group != "unknown"]
         if antecedent:
             return Side(antecedent[-1].group, True)
     segment_text = " ".join(t.text for t in tokens[seg_lo:seg_hi])

@@ -38,17 +38,17 @@ def _sides(tokens: Sequence[Token], refs: Sequence[GroupRef], start: int, hi: in
         word = tokens[pos].text.lower()
         first = by_start.get(pos + 1) if word in ("between", "(") else None
         if first is not None:
-            after = max(first.end, first.position) + 1
+            after = first.last + 1
             if after + 1 < hi and tokens[after].text.lower() in ("and", "minus", "vs", "versus"):
                 second = by_start.get(after + 1)
                 if second is not None and {first.group, second.group} == set(_OTHER):
-                    end = max(second.end, second.position) + 1
+                    end = second.last + 1
                     return first.group, end + (end < hi and tokens[end].text == ")")
             return None
         if word in ("versus", "vs"):
             second = by_start.get(pos + 1)
             if second is not None and second.group in _OTHER:
-                return _OTHER[second.group], max(second.end, second.position) + 1
+                return _OTHER[second.group], second.last + 1
             return None
     return None
 

@@ -57,7 +57,7 @@ def stated_ratio(text: str, tokens: Sequence[Token], refs: Sequence[GroupRef], l
             first = by_start.get(at)
             if first is None or first.group not in ("intervention", "control"):
                 continue
-            after = max(first.end, first.position) + 1
+            after = first.last + 1
             while after < hi and tokens[after].text.lower() in ("group", "arm", "users"):
                 after += 1
             nxt = _compared(tokens, after) if after < hi else None
@@ -66,7 +66,7 @@ def stated_ratio(text: str, tokens: Sequence[Token], refs: Sequence[GroupRef], l
             second = by_start.get(nxt) if nxt is not None else None
             if second is None or {first.group, second.group} != {"intervention", "control"}:
                 return None
-            value_at = max(second.end, second.position) + 1
+            value_at = second.last + 1
             while value_at < hi and (tokens[value_at].text.lower() in _TO_VALUE or
                                      tokens[value_at].text.lower() in ("group", "arm")):
                 value_at += 1

@@ -23,7 +23,7 @@ _MARK = re.compile(r"[A-Z]{1,2}|\d{1,2}|I{1,3}V?|IV|[A-Z]\+?[A-Z0-9.]{0,4}")
 
 def _label(tokens: Sequence[Token], ref: GroupRef) -> tuple[str, int] | None:
     """The label of an unknown reference "Group 3" ("group 3") and the token after it."""
-    end = max(ref.end, ref.position)
+    end = ref.last
     if tokens[ref.position].text.lower() not in ("group", "arm") or end + 1 >= len(tokens):
         return None
     mark = tokens[end + 1] if end == ref.position else tokens[end]

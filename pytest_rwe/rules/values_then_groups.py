@@ -64,7 +64,7 @@ def values_then_groups(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: in
         one = _ref_at(refs, pos)
         if one is None:
             return None
-        pos = max(one.end, one.position) + 1
+        pos = one.last + 1
         if pos >= hi or tokens[pos].text.lower() not in _JOINS:
             return None
         pos += 1
@@ -79,5 +79,5 @@ def values_then_groups(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: in
         mine, theirs = (a, b) if one.group == "intervention" else (b, a)
         at_mine, at_theirs = (first, join + 1) if one.group == "intervention" else (
             join + 1, first)
-        return GroupValues(mine, theirs, first, max(two.end, two.position), at_mine, at_theirs)
+        return GroupValues(mine, theirs, first, two.last, at_mine, at_theirs)
     return None

@@ -46,7 +46,7 @@ def zero_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: 
         group = _quantified(tokens, zero, refs, hi)
         if group is None:
             continue
-        after = max(group.end, group.position) + 1
+        after = group.last + 1
         join = next((p for p in range(after, hi) if tokens[p].text.lower() in _NEXT), None)
         if join is None:
             return None
