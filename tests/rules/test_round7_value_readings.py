@@ -33,3 +33,25 @@ def test_a_setting_both_groups_share_does_not_own_a_value() -> None:
     assert twins("zinc level", text, "higher",
                  intervention="selenium during radiotherapy (SeG)",
                  control="no supplement during radiotherapy (CG)") == (1, 0)
+
+
+def test_a_label_at_the_end_of_a_description_names_its_group() -> None:
+    # "drug A in group 3": the label is "group 3", not the "in" before "group"
+    text = "The time to recovery was significantly longer in group 3 than in group 1 (p = 0.01)."
+    assert twins("time to recovery", text, "higher", intervention="drug A in group 3",
+                 control="placebo in group 1") == (1, 0)
+
+
+def test_a_plural_group_noun_distributes_over_the_labels_listed_after_it() -> None:
+    # "in groups 1 and 2 ..., respectively" is "in group 1 and group 2 ..., respectively"
+    text = ("The time to recovery in groups 1 and 2 was 9.5 days and 14.7 days, respectively "
+            "(p = 0.005).")
+    assert twins("time to recovery", text, "lower", intervention="drug A given to group 1",
+                 control="placebo given to group 2") == (1, 0)
+
+
+def test_a_plural_list_with_a_label_the_study_does_not_give_is_not_read() -> None:
+    text = ("The time to recovery in groups 1 and 4 was 9.5 days and 14.7 days, respectively "
+            "(p = 0.005).")
+    assert twins("time to recovery", text, "lower", intervention="drug A given to group 1",
+                 control="placebo given to group 2") == (1, 1)
