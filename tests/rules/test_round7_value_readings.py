@@ -55,3 +55,14 @@ def test_a_plural_list_with_a_label_the_study_does_not_give_is_not_read() -> Non
             "(p = 0.005).")
     assert twins("time to recovery", text, "lower", intervention="drug A given to group 1",
                  control="placebo given to group 2") == (1, 1)
+
+
+def test_a_shared_word_set_against_a_group_named_by_its_own_words_is_the_other_group() -> None:
+    # both groups slept ("sleep" is in both descriptions): "than after a night of sleep"
+    # can only be the group that was not deprived of it
+    groups = {"intervention": "total sleep deprivation (TSD) plus a snack",
+              "control": "sleep (8 hours) plus a snack"}
+    text = "Ghrelin was higher after TSD than after a night of sleep (p = 0.04)."
+    assert twins("ghrelin", text, "higher", **groups) == (1, 0)
+    text = "Ghrelin was lower after a night of sleep than after TSD (p = 0.04)."
+    assert twins("ghrelin", text, "higher", **groups) == (1, 0)
