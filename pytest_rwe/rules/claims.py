@@ -25,6 +25,7 @@ from pytest_rwe.rules.plural_labels import plural_labels
 from pytest_rwe.rules.reader import Reader
 from pytest_rwe.rules.summary_labels import defined_labels
 from pytest_rwe.rules.text import Span, Token, clauses, sentences, tokenize
+from pytest_rwe.rules.times_to import without_times_to
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Study
 
@@ -68,7 +69,7 @@ def analyze(study: Study, text: str) -> Analysis:
     mentions = find_mentions(study, index, facts, text, tokens,
                              [r for r in sentence_ranges if r[1] > r[0]],
                              [(lo, hi) for lo, hi, _ in clause_ranges])
-    kept = _without_components(tokens, mentions)
+    kept = _without_components(tokens, without_times_to(tokens, mentions))
     # a component's words stay part of a name: "cognitive decline" states no decline
     kept_ids = {id(m) for m in kept}
     dropped = [m for m in mentions if id(m) not in kept_ids]

@@ -66,3 +66,23 @@ def test_a_shared_word_set_against_a_group_named_by_its_own_words_is_the_other_g
     assert twins("ghrelin", text, "higher", **groups) == (1, 0)
     text = "Ghrelin was lower after a night of sleep than after TSD (p = 0.04)."
     assert twins("ghrelin", text, "higher", **groups) == (1, 0)
+
+
+_LOOPS = {"intervention": "two days of closed-loop therapy",
+          "control": "one control phase of open-loop therapy"}
+
+
+def test_a_word_of_the_other_group_right_after_a_name_is_the_head_of_its_phrase() -> None:
+    # "the closed-loop phases": "phase" is in the control's description, but here it is what
+    # "closed-loop" qualifies, not the control
+    text = ("For the closed-loop phases, peak insulin levels were significantly lower "
+            "(29.7 vs. 51.5 mIU/l, P = 0.017).")
+    assert twins("peak insulin levels", text, "lower", **_LOOPS) == (1, 0)
+
+
+def test_a_name_after_time_to_is_the_end_point_of_a_time_not_the_outcome() -> None:
+    # "the time to the peak insulin level was longer" says nothing of the level itself
+    text = ("For the closed-loop phases, peak insulin levels were significantly lower "
+            "(29.7 vs. 51.5 mIU/l, P = 0.017) and the time to the peak insulin level was "
+            "longer (79.9 vs. 38.3 min, P = 0.012).")
+    assert twins("peak insulin levels", text, "lower", **_LOOPS) == (1, 0)
