@@ -86,3 +86,11 @@ def test_a_name_after_time_to_is_the_end_point_of_a_time_not_the_outcome() -> No
             "(29.7 vs. 51.5 mIU/l, P = 0.017) and the time to the peak insulin level was "
             "longer (79.9 vs. 38.3 min, P = 0.012).")
     assert twins("peak insulin levels", text, "lower", **_LOOPS) == (1, 0)
+
+
+def test_a_time_after_a_bare_measure_keeps_it_the_outcome_named_before() -> None:
+    # "higher scores after training": the scores of the outcome the sentence named, at a time
+    text = ("While anxiety scores were not significantly different before training, the yoga "
+            "group showed significantly higher scores after training (p < 0.001).")
+    assert twins("anxiety scores", text, "higher", intervention="yoga",
+                 control="usual care") == (1, 0)
