@@ -58,7 +58,10 @@ def change_size(name: str, word: str) -> str | None:
     return "lower" if word in _SMALLER else None
 
 
-_TIME_PREPOSITIONS = words("after before during throughout following")
+# a time ("scores after training") or a reduced relative clause ("levels found in B") ends
+# the argument of a direction word
+_ARGUMENT_ENDS = words("after before during throughout following found observed seen noted "
+                       "recorded reported")
 
 
 def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
@@ -72,9 +75,8 @@ def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | N
             return None
         following = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
         if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and") or \
-                following in _TIME_PREPOSITIONS:
-            # the argument ends: a comparison, a group or a time follows ("scores after
-            # education")
+                following in _ARGUMENT_ENDS:
+            # the argument ends: a comparison, a group, a time or a relative clause follows
             following = "."
         return tokens[pos].norm, following
     return None

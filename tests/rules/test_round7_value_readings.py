@@ -94,3 +94,11 @@ def test_a_time_after_a_bare_measure_keeps_it_the_outcome_named_before() -> None
             "group showed significantly higher scores after training (p < 0.001).")
     assert twins("anxiety scores", text, "higher", intervention="yoga",
                  control="usual care") == (1, 0)
+
+
+def test_a_relative_clause_after_a_bare_measure_keeps_it_the_outcome_named_before() -> None:
+    # "higher levels found in the control group": "found in ..." is a reduced relative clause
+    text = ("Both groups had raised ferritin levels, with significantly higher levels found in "
+            "the control group (5.85 vs. 9.63 mg/l, P < 0.05).")
+    assert twins("ferritin levels", text, "lower", intervention="drug A",
+                 control="placebo") == (1, 0)
