@@ -102,3 +102,18 @@ def test_a_relative_clause_after_a_bare_measure_keeps_it_the_outcome_named_befor
             "the control group (5.85 vs. 9.63 mg/l, P < 0.05).")
     assert twins("ferritin levels", text, "lower", intervention="drug A",
                  control="placebo") == (1, 0)
+
+
+def test_a_share_of_one_group_against_none_of_the_other_after_a_verb_of_finding() -> None:
+    # "reported in 19.7% of treated eyes and no untreated eyes": 19.7% against 0
+    text = "Cataract was reported in 19.7% of implanted eyes and no non-implanted eyes (P = 0.001)."
+    assert twins("cataract", text, "higher", intervention="a steroid implant",
+                 control="no implant") == (1, 0)
+
+
+def test_a_count_set_against_a_share_is_not_read() -> None:
+    # "3 patients" and "10%" are not values of one kind
+    text = ("Cataract was reported in 3 patients in the implant group and 10% of the "
+            "sham group (P = 0.001).")
+    assert twins("cataract", text, "lower", intervention="a steroid implant",
+                 control="sham injection") == (1, 1)
