@@ -117,3 +117,11 @@ def test_a_count_set_against_a_share_is_not_read() -> None:
             "sham group (P = 0.001).")
     assert twins("cataract", text, "lower", intervention="a steroid implant",
                  control="sham injection") == (1, 1)
+
+
+def test_a_verb_after_but_with_its_subject_left_out_has_the_subject_before() -> None:
+    # "X was above 95% in all groups but was lower in the placebo arm": X was lower
+    text = ("The mean adherence to treatment was above 95% in all three groups but was "
+            "significantly lower in the placebo arm (p < 0.001).")
+    assert twins("mean adherence to treatment", text, "higher", intervention="drug A",
+                 control="placebo") == (1, 0)
