@@ -93,6 +93,11 @@ def subject_pronoun(tokens: Sequence[Token], lo: int, cue: int, cue_end: int) ->
     pos = cue - 1
     while pos > lo and tokens[pos].text.lower() in _ADVERBS:
         pos -= 1
+    if pos == lo and tokens[pos].text.lower() in _BE and lo > 0 and \
+            tokens[lo - 1].text.lower() in ("but", "yet"):
+        # "X was above 95% in all groups but was lower in the control arm": the subject of
+        # the verb after "but" is left out, so it is the subject before
+        return True
     if pos <= lo or tokens[pos].text.lower() not in _BE:
         return False
     pos -= 1

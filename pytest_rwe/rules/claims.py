@@ -21,9 +21,11 @@ from pytest_rwe.rules.groups import find_group_refs
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import OutcomeIndex, build_outcome_index
 from pytest_rwe.rules.outcomes import Mention, find_mentions
+from pytest_rwe.rules.plural_labels import plural_labels
 from pytest_rwe.rules.reader import Reader
 from pytest_rwe.rules.summary_labels import defined_labels
 from pytest_rwe.rules.text import Span, Token, clauses, sentences, tokenize
+from pytest_rwe.rules.times_to import without_times_to
 from pytest_rwe.rules.truth import Fact, read_facts
 from pytest_rwe.study import Study
 
@@ -67,14 +69,15 @@ def analyze(study: Study, text: str) -> Analysis:
     mentions = find_mentions(study, index, facts, text, tokens,
                              [r for r in sentence_ranges if r[1] > r[0]],
                              [(lo, hi) for lo, hi, _ in clause_ranges])
-    kept = _without_components(tokens, mentions)
+    kept = _without_components(tokens, without_times_to(tokens, mentions))
     # a component's words stay part of a name: "cognitive decline" states no decline
     kept_ids = {id(m) for m in kept}
     dropped = [m for m in mentions if id(m) not in kept_ids]
     components = {p for m in dropped for p in m.positions}
     mentions = kept
     in_names = {p for m in mentions for p in m.positions} | components
-    groups = defined_labels(tokens, find_group_refs(study, text, tokens, in_names))
+    groups = defined_labels(tokens, plural_labels(study, tokens, find_group_refs(
+        study, text, tokens, in_names)))  # "in groups 1 and 2": group 1 and group 2
     # a word of a group's description written out ("telephone consultation") names the group
     # there, not the outcome it shares the word with ("mean consultation time")
     in_verbatim = {p for g in groups if g.verbatim for p in range(g.position, g.end + 1)}

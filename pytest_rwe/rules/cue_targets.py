@@ -58,6 +58,12 @@ def change_size(name: str, word: str) -> str | None:
     return "lower" if word in _SMALLER else None
 
 
+# a time ("scores after training") or a reduced relative clause ("levels found in B") ends
+# the argument of a direction word
+_ARGUMENT_ENDS = words("after before during throughout following found observed seen noted "
+                       "recorded reported")
+
+
 def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | None:
     """The first word after a cue that is not an article or a preposition, stemmed, and the
     word after it ("" at the clause's end): "lower scores than" -> ("score", "than")."""
@@ -68,8 +74,10 @@ def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | N
         if not word[0].isalpha():
             return None
         following = tokens[pos + 1].text.lower() if pos + 1 < hi else ""
-        if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and"):
-            following = "."  # the argument ends: a comparison or a group follows
+        if following in ("than", "compared", "versus", "vs", "among", "with", "at", "and") or \
+                following in _ARGUMENT_ENDS:
+            # the argument ends: a comparison, a group, a time or a relative clause follows
+            following = "."
         return tokens[pos].norm, following
     return None
 

@@ -34,7 +34,7 @@ NEGATABLE = frozenset(stem(w) for w in [
     "using", "treatment", "treated", "receive", "receiving", "exposed", "taking", "take"])
 _LABEL_IN_TEXT = re.compile(
     r"\b(?:group|arm|cohort)\s+([A-Z]{1,2}|[0-9]{1,2}|I{1,3}V?|IV)\b(?![.,]\d)"
-    r"|\b([A-Z]{1,2}|[0-9]{1,2})\s+(?:group|arm)\b|^\s*([A-Z])\s*[-:\u2013]\s", re.IGNORECASE)
+    r"|\b((?-i:[A-Z]{1,2})|[0-9]{1,2})\s+(?:group|arm)\b|^\s*([A-Z])\s*[-:\u2013]\s", re.IGNORECASE)
 
 
 def _alias_words(text: str | None) -> tuple[list[str], list[str]]:

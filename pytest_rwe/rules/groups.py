@@ -35,6 +35,7 @@ from pytest_rwe.rules.group_words import (
     verbatim_labels,
     vocabulary,
 )
+from pytest_rwe.rules.head_nouns import head_noun
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, same_word, stem
 from pytest_rwe.study import Study
@@ -118,9 +119,10 @@ def _adjacent(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
     for ref in refs:
         last = out[-1] if out else None
         if last is not None and last.via in ("name", "label") and ref.position == last.last + 1 \
-                and ref.group != last.group and all(
+                and ref.group != last.group and (all(
                 tokens[p].norm in GROUP_GENERIC or tokens[p].text.lower() in lexicon.GROUP_NOUNS
-                for p in range(ref.position, ref.last + 1)):
+                for p in range(ref.position, ref.last + 1)) or head_noun(
+                tokens, last.via, ref.position, ref.last, ref.via)):
             out[-1] = replace(last, end=ref.last)
             continue
         out.append(ref)

@@ -40,6 +40,7 @@ from pytest_rwe.rules.cue_targets import (
     polarity,
 )
 from pytest_rwe.rules.cues import Cue, find_cues
+from pytest_rwe.rules.event_counts import event_counts
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.headline import headline_cues
@@ -54,6 +55,7 @@ from pytest_rwe.rules.stated_difference import stated_difference
 from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span
+from pytest_rwe.rules.value_refs import value_owners
 from pytest_rwe.rules.values_then_groups import values_then_groups
 from pytest_rwe.rules.zero_values import zero_values
 from pytest_rwe.study import Study
@@ -324,13 +326,15 @@ class Reader:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
             excluded = self.description_numbers
-            values = group_values(tokens, refs, lo, hi, times, excluded) or \
-                self._sentence_values(lo) or first_values(tokens, refs, lo, hi, times,
+            own = value_owners(refs)  # "at the end of RT": a setting, not a group
+            values = group_values(tokens, own, lo, hi, times, excluded) or \
+                self._sentence_values(lo) or first_values(tokens, own, lo, hi, times,
                                                           excluded) or \
-                compared_values(tokens, refs, lo, hi, self.in_names) or \
-                parallel_values(tokens, refs, lo, hi, self.in_names) or \
-                ordered_values(tokens, refs, lo, hi) or listed_values(tokens, refs, lo, hi) or \
-                values_then_groups(tokens, refs, lo, hi) or zero_values(tokens, refs, lo, hi)
+                compared_values(tokens, own, lo, hi, self.in_names) or \
+                parallel_values(tokens, own, lo, hi, self.in_names) or \
+                ordered_values(tokens, own, lo, hi) or listed_values(tokens, own, lo, hi) or \
+                values_then_groups(tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
+                event_counts(tokens, own, lo, hi)
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):

@@ -87,7 +87,7 @@ def _side_of(refs: Sequence[GroupRef], cue: Cue) -> Side | None:
     if len(known) == 1:
         group = known.pop()
         if compared == {group}:
-            return Side("unknown", True, "one group is named on both sides")
+            return _against_shared(refs, bearers, group)
         return Side(group, True)
     if len(known) == 2:
         return Side("unknown", True, "both groups are named as having it")
@@ -106,6 +106,21 @@ def _side_of(refs: Sequence[GroupRef], cue: Cue) -> Side | None:
     if compared:
         return Side("unknown", True, "compared with a group the study does not name")
     return None
+
+
+def _against_shared(refs: Sequence[GroupRef], bearers: Sequence[GroupRef], group: str
+                    ) -> Side:
+    """"higher after TSD than after a night of sleep" (both groups had sleep): a comparison
+    sets two groups apart, so a word both groups share, set against a group named by its own
+    words, names the other group."""
+    compared = [r for r in refs if r.comparison and r.group != "unknown"]
+    own_bearer = any(r.via != "shared" for r in bearers)
+    own_compared = any(r.via != "shared" for r in compared)
+    if own_bearer and not own_compared:
+        return Side(group, True)
+    if own_compared and not own_bearer:
+        return Side("control" if group == "intervention" else "intervention", True)
+    return Side("unknown", True, "one group is named on both sides")
 
 
 def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo: int, hi: int,
