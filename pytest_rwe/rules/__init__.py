@@ -16,6 +16,7 @@ from pytest_rwe.rules.completeness import describe, find_missing
 from pytest_rwe.rules.index import StudyIndex, build_index
 from pytest_rwe.rules.numbers import check_numbers
 from pytest_rwe.rules.text import Span
+from pytest_rwe.rules.trends import trend_findings
 from pytest_rwe.rules.truth import Fact, has_pvalues
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import Criterion, check_criterion
@@ -169,7 +170,8 @@ def judge(study: Study, summary: str, criterion: Criterion | str) -> RulesVerdic
         ok = (f"all {required} outcomes with p <= 0.05 are reported as differences" if required
               else "no outcome has p <= 0.05") + _coverage(analysis)
     elif criterion == "direction_of_effect":
-        findings = _direction_findings(analysis)
+        findings = _direction_findings(analysis) + [
+            _finding(*found) for found in trend_findings(study, analysis)]
         stated = sum(1 for c in analysis.grounded if c.direction in ("higher", "lower"))
         ok = f"all {stated} stated directions agree with the estimates" + _coverage(analysis)
     else:  # a criterion of the table without a rule here: never judged as another one

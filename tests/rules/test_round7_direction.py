@@ -1,0 +1,50 @@
+"""builtin/rules, issue 14 round 7: readings of direction_of_effect on hand-written prose,
+each a rule of English about how summaries state results, with invented outcomes and groups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_rwe.rules import judge
+from pytest_rwe.study import Study, parse_study
+
+
+def direction(s: Study, text: str) -> int:
+    return judge(s, text, "direction_of_effect").score
+
+
+def case_series(name: str, shares: dict[str, str]) -> Study:
+    """A case series reporting the share with ``name`` at several time points."""
+    outcomes = {f"outcome_{time}.{name.replace(' ', '_')}_bin!PCT": value
+                for time, value in shares.items()}
+    raw: dict[str, Any] = {
+        "id": "round7", "design": "case_series", "question": "How often does it happen?",
+        "picot": {"population": "Adults after surgery", "intervention": "Surgery A",
+                  "control": "No control group", "outcome": name, "timeframe": "2 years"},
+        "results": {"intervention_size": 120, "control_size": None,
+                    "baseline_differences": {}, "outcomes": outcomes}}
+    return parse_study(raw)
+
+
+def test_a_change_over_time_is_checked_against_the_values_at_the_time_points() -> None:
+    """"walking independence increased between six months and two years": a change word
+    tied to two time points of one outcome states how its value moved between them."""
+    s = case_series("walking independence", {"6mo": "61.5", "24mo": "48.2"})
+    assert direction(s, "The share with walking independence increased between six months "
+                        "(61.5%) and two years (48.2%).") == 0
+    assert direction(s, "The share with walking independence fell between six months "
+                        "(61.5%) and two years (48.2%).") == 1
+
+
+def test_a_steady_change_holds_at_every_time_point_in_between() -> None:
+    """"rose steadily from 20% at 3 months to 45% at 24 months" asserts a rise at each
+    reported step, so a dip at 12 months contradicts it; without "steadily" only the two
+    ends are compared, and a clause that also says it fell is not judged."""
+    s = case_series("walking independence",
+                    {"3mo": "20.1", "6mo": "52.0", "12mo": "41.3", "24mo": "45.0"})
+    steady = ("Walking independence rose steadily over follow-up, from 20.1% at 3 months to "
+              "45.0% at 24 months.")
+    assert direction(s, steady) == 0
+    assert direction(s, steady.replace(" steadily", "")) == 1
+    assert direction(s, "Walking independence rose from 20.1% at 3 months to 52.0% at 6 "
+                        "months and then fell to 41.3% at 12 months.") == 1
