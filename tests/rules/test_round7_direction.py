@@ -48,3 +48,31 @@ def test_a_steady_change_holds_at_every_time_point_in_between() -> None:
     assert direction(s, steady.replace(" steadily", "")) == 1
     assert direction(s, "Walking independence rose from 20.1% at 3 months to 52.0% at 6 "
                         "months and then fell to 41.3% at 12 months.") == 1
+
+
+def crude_and_adjusted() -> Study:
+    """A cross-sectional study: the exposed group's crude share of gout is higher, the
+    adjusted odds ratio below 1."""
+    raw: dict[str, Any] = {
+        "id": "round7", "design": "cross_sectional", "question": "Is exposure A linked to gout?",
+        "picot": {"population": "Adults", "intervention": "Exposure to solvent A",
+                  "control": "No exposure to solvent A", "outcome": "gout",
+                  "timeframe": "One survey"},
+        "results": {"intervention_size": 900, "control_size": 2100, "baseline_differences": {},
+                    "outcomes": {"outcome.gout_bin!OR": "0.91 (0.70, 1.18)",
+                                 "outcome.gout_share.exposed_bin!PCT": "7.4 (6.0, 8.9)",
+                                 "outcome.gout_share.unexposed_bin!PCT": "5.1 (4.2, 6.1)"}}}
+    return parse_study(raw)
+
+
+def test_a_comparison_stated_with_the_groups_own_values_is_about_those_values() -> None:
+    """"gout was more common among the exposed than among the unexposed (7.4% vs 5.1%)" is
+    true of the crude shares the study reports, whatever the adjusted ratio; values that
+    contradict the words, or words alone, are still judged against the ratio."""
+    s = crude_and_adjusted()
+    crude = ("Gout was more common among the 900 people exposed to solvent A than among the "
+             "2,100 without exposure (7.4% vs 5.1%); adjusted, there was no association.")
+    assert direction(s, crude) == 1
+    assert direction(s, crude.replace("7.4% vs 5.1%", "5.1% vs 7.4%")) == 0
+    assert direction(s, "Gout was more common among people exposed to solvent A than among "
+                        "those without exposure.") == 0
