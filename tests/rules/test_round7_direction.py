@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from twin_studies import binary_study
+
 from pytest_rwe.rules import judge
 from pytest_rwe.study import Study, parse_study
 
@@ -76,3 +78,16 @@ def test_a_comparison_stated_with_the_groups_own_values_is_about_those_values() 
     assert direction(s, crude.replace("7.4% vs 5.1%", "5.1% vs 7.4%")) == 0
     assert direction(s, "Gout was more common among people exposed to solvent A than among "
                         "those without exposure.") == 0
+
+
+def test_a_degree_word_asserts_the_difference_it_sizes() -> None:
+    """"somewhat more likely" sizes a difference, it does not hedge it ("tended to",
+    "may"): stated for a non-significant result, it asserts an effect the results do not
+    support, as "slightly more likely" does; the hedges still excuse it."""
+    s = binary_study(("gout", "OR", "1.04 (0.96, 1.12)", "0.41"))
+    assert direction(s, "Adults on drug A were somewhat more likely to have gout than adults "
+                        "on placebo (OR 1.04).") == 0
+    assert direction(s, "Adults on drug A were slightly more likely to have gout than adults "
+                        "on placebo (OR 1.04).") == 0
+    assert direction(s, "Adults on drug A tended to be more likely to have gout than adults "
+                        "on placebo (OR 1.04).") == 1
