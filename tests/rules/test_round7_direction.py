@@ -91,3 +91,38 @@ def test_a_degree_word_asserts_the_difference_it_sizes() -> None:
                         "on placebo (OR 1.04).") == 0
     assert direction(s, "Adults on drug A tended to be more likely to have gout than adults "
                         "on placebo (OR 1.04).") == 1
+
+
+def change_series() -> Study:
+    """A case series with two changes from baseline: weight (kg) and hip circumference (cm)."""
+    raw: dict[str, Any] = {
+        "id": "round7", "design": "case_series", "question": "What changes on drug A?",
+        "picot": {"population": "Adults", "intervention": "Drug A",
+                  "control": "No control group (same patients at baseline)",
+                  "outcome": "weight and hip circumference", "timeframe": "6 months"},
+        "results": {"intervention_size": 60, "control_size": None, "baseline_differences": {},
+                    "outcomes": {"outcome_6mo.body_weight_change_kg_cont!MD": "-2.1",
+                                 "outcome_6mo.hip_circumference_change_cm_cont!MD": "-1.8"}}}
+    return parse_study(raw)
+
+
+def test_a_change_verb_inside_a_name_read_with_its_unit_is_the_names_predicate() -> None:
+    """"hip circumference rose by 1.8 cm" is read as the name "hip circumference change cm"
+    with the verb inside it: the verb still states the change, beside another outcome. Only
+    a time point before the verb ("at 6 months, greater gains in X") is not such a name."""
+    s = change_series()
+    assert direction(s, "Patients lost 2.1 kg of body weight, although hip circumference rose "
+                        "by 1.8 cm.") == 0
+    assert direction(s, "Patients lost 2.1 kg of body weight, and hip circumference fell "
+                        "by 1.8 cm.") == 1
+
+
+def test_a_subgroup_named_as_the_subject_with_the_outcome_after_the_verb() -> None:
+    """"smokers alone carried a higher gout risk" for the outcome "gout, smokers only": the
+    verb between the subgroup and the outcome's name is the claim about that subgroup."""
+    s = binary_study(("gout.smokers_only", "HR", "1.20 (0.90, 1.60)", "0.21"),
+                     ("gout.drinkers_only", "HR", "1.45 (1.10, 1.90)", "0.008"))
+    assert direction(s, "Among adults on drug A, smokers alone had a higher gout risk than "
+                        "placebo.") == 0
+    assert direction(s, "Among adults on drug A, drinkers alone had a higher gout risk than "
+                        "placebo.") == 1
