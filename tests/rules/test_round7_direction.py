@@ -126,3 +126,11 @@ def test_a_subgroup_named_as_the_subject_with_the_outcome_after_the_verb() -> No
                         "placebo.") == 0
     assert direction(s, "Among adults on drug A, drinkers alone had a higher gout risk than "
                         "placebo.") == 1
+
+
+def test_a_word_on_a_combining_form_gives_an_initial_to_each_part() -> None:
+    """"NVI" for "neurovascular injury" (neuro|vascular): the initialism medical prose uses
+    for a word built on a combining form names the outcome; the plain initials still do."""
+    s = binary_study(("neurovascular_injury", "HR", "1.60 (1.20, 2.10)", "0.001"))
+    assert direction(s, "Drug A was associated with a lower risk of NVI than placebo.") == 0
+    assert direction(s, "Drug A was associated with a higher risk of NVI than placebo.") == 1
