@@ -9,7 +9,8 @@ two or more of those time points states how the value moved between them. It is 
 against the study's values at the earliest and the latest time point it names; with
 "steadily" (or "consistently", "progressively", "continuously") at every reported time
 point in between as well. A clause that states both directions for the name ("rose, then
-fell") is not judged: which words go with which step is not read.
+fell"), or measures the change from before the first time point ("fell from baseline to
+30% at one year and 35% at two"), is not judged: which words go with which step is not read.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ TrendFinding = tuple[Span, str, str]  # the quote, the study field, the message
 # verbs of change over time, not comparisons ("higher", "more") nor valence ("improved")
 _CHANGE = re.compile(r"^(?:increas|rose|rise|rising|grew|grow|climb|went\s+up|fell|fall|"
                      r"declin|decreas|drop|dipp|went\s+down)", re.IGNORECASE)
+# a change from a reference before the first time point ("fell from baseline to 30% at one
+# year and 35% at two"): it says nothing of how the time points compare
+_FROM_BEFORE = re.compile(r"\b(?:baseline|before|pre-?(?:operative(?:ly)?|treatment|surgery)|"
+                          r"prior\s+to|at\s+entry|at\s+start)\b", re.IGNORECASE)
 _STEADY = re.compile(r"\b(?:steadily|consistently|progressively|continuously|continually|"
                      r"monotonically)\b", re.IGNORECASE)
 
@@ -105,6 +110,8 @@ def trend_findings(study: Study, analysis: Analysis) -> list[TrendFinding]:
         if len(directions) != 1:
             continue
         clause = judged[0].clause
+        if _FROM_BEFORE.search(clause.quote):
+            continue
         written = _written_days(clause.quote)
         # the time points the clause writes out name them, whichever one the reader tied
         keys = {c.outcome.key for c in judged if c.outcome is not None} | {

@@ -36,6 +36,9 @@ def test_a_change_over_time_is_checked_against_the_values_at_the_time_points() -
                         "(61.5%) and two years (48.2%).") == 0
     assert direction(s, "The share with walking independence fell between six months "
                         "(61.5%) and two years (48.2%).") == 1
+    # a change from before surgery to each time point says nothing of how they compare
+    assert direction(s, "Compared with before surgery, walking independence increased, to "
+                        "61.5% at six months and 48.2% at two years.") == 1
 
 
 def test_a_steady_change_holds_at_every_time_point_in_between() -> None:
