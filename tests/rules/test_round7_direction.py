@@ -137,3 +137,13 @@ def test_a_word_on_a_combining_form_gives_an_initial_to_each_part() -> None:
     s = binary_study(("neurovascular_injury", "HR", "1.60 (1.20, 2.10)", "0.001"))
     assert direction(s, "Drug A was associated with a lower risk of NVI than placebo.") == 0
     assert direction(s, "Drug A was associated with a higher risk of NVI than placebo.") == 1
+
+
+def test_more_of_an_event_named_by_a_change_noun_counts_the_events() -> None:
+    """"functional decline was more common with drug A": the yes/no outcome is itself a
+    decline, so "more" counts declines (higher), it does not size a fall (lower)."""
+    s = binary_study(("functional_decline", "HR", "0.70 (0.60, 0.82)", "0.001"))
+    assert direction(s, "Functional decline was more common with drug A than with "
+                        "placebo (HR 0.70).") == 0
+    assert direction(s, "Functional decline was less common with drug A than with "
+                        "placebo (HR 0.70).") == 1
