@@ -147,3 +147,14 @@ def test_more_of_an_event_named_by_a_change_noun_counts_the_events() -> None:
                         "placebo (HR 0.70).") == 0
     assert direction(s, "Functional decline was less common with drug A than with "
                         "placebo (HR 0.70).") == 1
+
+
+def test_a_headings_bracketed_estimates_do_not_end_it_before_its_colon() -> None:
+    """"- Stroke (HR 1.25) and gout (HR 1.17): higher with placebo": a note's heading of
+    names, each with its estimate in brackets, and the direction after the colon are one
+    claim, as they are without the brackets."""
+    s = binary_study(("stroke", "HR", "1.25 (1.05, 1.50)", "0.01"),
+                     ("gout", "HR", "1.17 (1.02, 1.33)", "0.02"))
+    note = "- Stroke (HR 1.25) and gout (HR 1.17): higher with {}\n"
+    assert direction(s, note.format("placebo")) == 0
+    assert direction(s, note.format("drug A")) == 1
