@@ -99,7 +99,15 @@ def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], h
                       ) -> Cue | None:
     """"X, Y, heart rate and Z were significantly higher": a list of things the study does
     not all name, then one predicate for all of them. Only plain list items (words, commas,
-    "and") may come before the copula and its cue."""
+    "and") may come before the copula and its cue. "A HR 1.2, B HR 1.3 and C HR 0.9, all
+    significantly higher with X": "all", "both" or "each" after the list takes it up."""
+    ahead = pos + 1
+    if ahead < hi and tokens[ahead].text.lower() in ("all", "both", "each"):
+        ahead += 1
+        while ahead < hi and (tokens[ahead].text.lower() in _COPULA or tokens[ahead].text.lower()
+                              in lexicon.FILLER or tokens[ahead].text.lower().endswith("ly")):
+            ahead += 1
+        return cues.get(ahead)
     items = 0
     for ahead in outside_brackets(tokens, pos, min(hi, pos + 30)):
         tok = tokens[ahead]

@@ -158,3 +158,15 @@ def test_a_headings_bracketed_estimates_do_not_end_it_before_its_colon() -> None
     note = "- Stroke (HR 1.25) and gout (HR 1.17): higher with {}\n"
     assert direction(s, note.format("placebo")) == 0
     assert direction(s, note.format("drug A")) == 1
+
+
+def test_all_after_a_list_takes_the_listed_names_up() -> None:
+    """"stroke HR 1.25, gout HR 1.17 and falls HR 0.74, all significantly higher with drug
+    A": "all" (or "both", "each") after a list gives the predicate to every name in it."""
+    s = binary_study(("stroke", "HR", "1.25 (1.05, 1.50)", "0.01"),
+                     ("gout", "HR", "1.17 (1.02, 1.33)", "0.02"),
+                     ("falls", "HR", "0.74 (0.60, 0.90)", "0.004"))
+    assert direction(s, "Drug A vs placebo: stroke HR 1.25, gout HR 1.17 and falls HR 0.74, "
+                        "all significantly higher with drug A.") == 0
+    assert direction(s, "Drug A vs placebo: stroke HR 1.25 and gout HR 1.17, both "
+                        "significantly higher with drug A.") == 1
