@@ -170,3 +170,25 @@ def test_all_after_a_list_takes_the_listed_names_up() -> None:
                         "all significantly higher with drug A.") == 0
     assert direction(s, "Drug A vs placebo: stroke HR 1.25 and gout HR 1.17, both "
                         "significantly higher with drug A.") == 1
+
+
+def test_how_often_without_a_name_takes_up_the_one_outcome_named_before() -> None:
+    """"For gout attacks the pattern was reversed: placebo users had a 52% higher incidence
+    than people on drug A": "incidence" (or "risk", "rate", "odds") with no name after it
+    measures the one outcome the sentence named, as "lower scores than B" does."""
+    s = binary_study(("gout_attacks", "HR", "1.52 (1.40, 1.70)", None),
+                     ("stroke", "HR", "1.90 (1.50, 2.20)", None))
+    lead = "For gout attacks the pattern was quite reversed: "
+    assert direction(s, lead + "placebo users had a 52% higher incidence than people on "
+                               "drug A (hazard ratio 1.52).") == 0
+    assert direction(s, lead + "people on drug A had a 52% higher risk than placebo users "
+                               "(hazard ratio 1.52).") == 1
+
+
+def test_how_often_in_a_later_clause_does_not_take_up_another_subgroup() -> None:
+    """"gout rose in drinkers alone (HR 1.45), whereas smokers alone had a lower risk": the
+    clause's own subject names another subgroup, so "a lower risk" is not the drinkers'."""
+    s = binary_study(("gout.drinkers_only", "HR", "1.45 (1.10, 1.90)", None),
+                     ("gout.smokers_only", "HR", "1.20 (1.05, 1.40)", None))
+    assert direction(s, "With drug A, gout was higher in drinkers alone (HR 1.45), whereas "
+                        "smokers had a lower risk than placebo users.") == 1
