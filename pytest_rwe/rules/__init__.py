@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from pytest_rwe.rules.claims import Analysis, Claim, analyze, study_reading
 from pytest_rwe.rules.completeness import describe, find_missing
+from pytest_rwe.rules.crude_values import crude_values_bear_out
 from pytest_rwe.rules.index import StudyIndex, build_index
 from pytest_rwe.rules.numbers import check_numbers
 from pytest_rwe.rules.text import Span
+from pytest_rwe.rules.trends import trend_findings
 from pytest_rwe.rules.truth import Fact, has_pvalues
 from pytest_rwe.study import Study
 from pytest_rwe.verdict import Criterion, check_criterion
@@ -70,7 +72,7 @@ def _quote_around(analysis: Analysis, claim: Claim) -> Span:
     return Span(start, end, analysis.text[start:end])
 
 
-def _direction_findings(analysis: Analysis) -> list[Finding]:
+def _direction_findings(study: Study, analysis: Analysis) -> list[Finding]:
     findings: list[Finding] = []
     for claim in analysis.claims:
         outcome = claim.outcome
@@ -84,7 +86,8 @@ def _direction_findings(analysis: Analysis) -> list[Finding]:
         cue = claim.cue.quote.lower() if claim.cue else ""
         if claim.direction in ("higher", "lower"):
             who = " (read from the comparator's side)" if claim.flipped else ""
-            if claim.direction != fact.direction:
+            if claim.direction != fact.direction and not crude_values_bear_out(
+                    study, analysis, claim):
                 actual = ("no difference" if fact.direction == "none"
                           else f"{fact.direction} in the intervention group")
                 findings.append(_finding(quote, _effect_field(fact), (
@@ -169,7 +172,8 @@ def judge(study: Study, summary: str, criterion: Criterion | str) -> RulesVerdic
         ok = (f"all {required} outcomes with p <= 0.05 are reported as differences" if required
               else "no outcome has p <= 0.05") + _coverage(analysis)
     elif criterion == "direction_of_effect":
-        findings = _direction_findings(analysis)
+        findings = _direction_findings(study, analysis) + [
+            _finding(*found) for found in trend_findings(study, analysis)]
         stated = sum(1 for c in analysis.grounded if c.direction in ("higher", "lower"))
         ok = f"all {stated} stated directions agree with the estimates" + _coverage(analysis)
     else:  # a criterion of the table without a rule here: never judged as another one

@@ -48,12 +48,33 @@ def acronym(text: str) -> str:
 _KEPT_IN_INITIALS = words("of and")
 
 
+# Greek and Latin combining forms: a word built on one gives an initial to each part
+# ("hepato|cellular carcinoma" -> "HCC", "athero|sclerotic cardio|vascular disease" -> "ASCVD")
+_COMBINING = re.compile(r"^(hepato|cardio|cerebro|gastro|broncho|neuro|thrombo|cholangio|"
+                        r"osteo|musculo|nephro|pneumo|athero|arterio|veno|pancreato)"
+                        r"(?=[a-z]{4})", re.IGNORECASE)
+
+
+def _with_parts(words: list[str]) -> set[str]:
+    """The initials of ``words`` with each word on a combining form read whole or in its two
+    parts; only those of three letters or more, so two-letter ones stay the plain ones."""
+    out = {""}
+    for word in words:
+        first = word[0].lower()
+        match = _COMBINING.match(word)
+        second = {first, first + word[match.end()].lower()} if match else {first}
+        out = {o + s for o in out for s in second}
+    return {o for o in out if len(o) >= 3}
+
+
 def initialisms(text: str) -> set[str]:
     """The ways a phrase is written by its initials: its content words' ("pregnancy-induced
-    hypertension" -> "pih"), and with "of" and "and" kept ("quality of life" -> "qol")."""
+    hypertension" -> "pih"), with "of" and "and" kept ("quality of life" -> "qol"), and
+    with words on a combining form in two parts ("hepatocellular carcinoma" -> "hcc")."""
     words = re.findall(r"[^\W\d_][\w']*", re.sub(r"\([^)]*\)", " ", text))
     kept = "".join(w[0].lower() for w in words
                    if w.lower() not in _ACRONYM_STOP or w.lower() in _KEPT_IN_INITIALS)
-    return {acronym(text), kept}
+    content = [w for w in words if w.lower() not in _ACRONYM_STOP]
+    return {acronym(text), kept} | (_with_parts(content) if len(content) > 1 else set())
 
 

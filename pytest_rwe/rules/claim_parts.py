@@ -12,8 +12,9 @@ from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import STOPWORDS, Token, outside_brackets
+from pytest_rwe.rules.text import STOPWORDS, Token, outside_brackets, stem
 
 _CONTENT_SKIP = frozenset(w for w in STOPWORDS) | lexicon.ARGUMENT_LEAD | lexicon.FILLER | \
     lexicon.COMPARISON | lexicon.GROUP_NOUNS | words("""
@@ -98,7 +99,15 @@ def _listed_predicate(tokens: Sequence[Token], pos: int, cues: dict[int, Cue], h
                       ) -> Cue | None:
     """"X, Y, heart rate and Z were significantly higher": a list of things the study does
     not all name, then one predicate for all of them. Only plain list items (words, commas,
-    "and") may come before the copula and its cue."""
+    "and") may come before the copula and its cue. "A HR 1.2, B HR 1.3 and C HR 0.9, all
+    significantly higher with X": "all", "both" or "each" after the list takes it up."""
+    ahead = pos + 1
+    if ahead < hi and tokens[ahead].text.lower() in ("all", "both", "each"):
+        ahead += 1
+        while ahead < hi and (tokens[ahead].text.lower() in _COPULA or tokens[ahead].text.lower()
+                              in lexicon.FILLER or tokens[ahead].text.lower().endswith("ly")):
+            ahead += 1
+        return cues.get(ahead)
     items = 0
     for ahead in outside_brackets(tokens, pos, min(hi, pos + 30)):
         tok = tokens[ahead]
@@ -191,10 +200,31 @@ def attach(tokens: Sequence[Token], mentions: Sequence[Mention], cues: Sequence[
             # hangs on comes first; "A and B were higher": no cue before, so the one after
             cue = before.get(mention.positions[0]) or cue
         if cue is None and not crossed:
-            cue = _through_copula(tokens, mention, at, mention_at, hi)
+            cue = _through_copula(tokens, mention, at, mention_at, hi) or _in_gap(
+                tokens, mention, at)
         if cue is not None:
             out[mention.positions[0]] = cue
     return out
+
+
+def _in_gap(tokens: Sequence[Token], mention: Mention, cues: dict[int, Cue]) -> Cue | None:
+    """"waist circumference rose by 3 cm" read as the name "waist circumference change cm",
+    "hypertension alone carried a higher dementia risk" as "dementia, hypertension only": a
+    cue between the name's words, after words that say which outcome it is, is the name's
+    own predicate. ("at 16 weeks, greater gains in X scores" is not: only a time point comes
+    before the cue.)"""
+    inside = set(mention.positions)
+    span = range(mention.positions[0] + 1, mention.positions[-1])
+    if any(tokens[p].text.lower() in ("and", "or", ",", ";", "but", "whereas") for p in span):
+        return None  # words of two names read as one ("A fell by 3 and B-A by 2"): not one
+    for pos in span:
+        if pos in cues and pos not in inside:
+            before = [tokens[p] for p in mention.positions if p < pos]
+            if any(stem(t.text.lower()) not in WEAK_WORDS and not t.is_number
+                   for t in before):
+                return cues[pos]
+            return None
+    return None
 
 
 _BEFORE_PREDICATE = words("$ ± % between to and - \u2013 \u2212 by about approximately nearly "

@@ -20,6 +20,7 @@ from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.groups import find_group_refs
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import OutcomeIndex, build_outcome_index
+from pytest_rwe.rules.named_events import count_named_events
 from pytest_rwe.rules.outcomes import Mention, find_mentions
 from pytest_rwe.rules.plural_labels import plural_labels
 from pytest_rwe.rules.reader import Reader
@@ -98,6 +99,7 @@ def analyze(study: Study, text: str) -> Analysis:
     reader = Reader(study, analysis, in_names)
     for lo, hi, span in clause_ranges:
         analysis.claims += reader.clause(lo, hi, span)
+    count_named_events(analysis)
     return analysis
 
 

@@ -11,10 +11,12 @@ import re
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
-from pytest_rwe.rules.text import STOPWORDS, Token, outside_brackets
+from pytest_rwe.rules.name_index import WEAK_WORDS, Mention
+from pytest_rwe.rules.strata import split_key
+from pytest_rwe.rules.text import STOPWORDS, Token, outside_brackets, stem
 
 __all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "change_size",
-           "only_values", "polarity"]
+           "measures", "only_values", "polarity"]
 
 
 _ABSENCE = re.compile(r"\b(?:lack|absence|free|freedom|without|no|non)[\s-]*(?:of|from)?[\s-]*$",
@@ -81,6 +83,23 @@ def argument_head(tokens: list[Token], cue: Cue, hi: int) -> tuple[str, str] | N
         return tokens[pos].norm, following
     return None
 
+
+_OCCURRENCE = frozenset(stem(w) for w in (
+    "risk", "risks", "incidence", "prevalence", "rate", "rates", "odds", "hazard", "hazards",
+    "frequency", "occurrence", "likelihood"))
+
+
+def measures(head: str, mention: Mention, clause_lo: int) -> bool:
+    """Whether a cue's argument ``head`` (stemmed, no name of its own after it) only
+    measures ``mention``, the one outcome named before it in the sentence: how it is
+    measured ("lower scores than B") or how often it occurs ("a 52% higher incidence than
+    B"). A subgroup's outcome named in an earlier clause is not taken up by how often: the
+    clause's own subject says which subgroup ("..., whereas underweight adults had a lower
+    prevalence")."""
+    if head in WEAK_WORDS:
+        return True
+    return head in _OCCURRENCE and (mention.positions[0] >= clause_lo
+                                    or split_key(mention.outcome.key) is None)
 
 VALUE_GLUE = words("% in of the a an for among with group groups arm arms patients , = : was "
                     "were mean median")

@@ -135,7 +135,7 @@ NULL_PHRASE = re.compile(
 HEDGE_BEFORE = re.compile(
     r"(?:\bnon-?\s?significant(?:ly)?|\b(?:trend|tendency|trends)\s+(?:toward|towards|for|to)"
     r"(?:\s+(?:a|an|the))?|\btend(?:ed|s)?\s+to(?:\s+be)?|\btrended\s+(?:toward|towards)?"
-    r"|\bnumerically|\bmarginally(?=\s+(?:statistically\s+)?significant)|\bsomewhat"
+    r"|\bnumerically|\bmarginally(?=\s+(?:statistically\s+)?significant)"
     r"|\bnominally|\bborderline"
     r"|\bmay|\bmight|\bcould|\bpossibly|\bappeared\s+to(?:\s+be)?)\s+(?:\w+\s+){0,2}$",
     re.IGNORECASE,

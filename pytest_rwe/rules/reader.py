@@ -36,6 +36,7 @@ from pytest_rwe.rules.compared_values import (
 from pytest_rwe.rules.cue_targets import (
     argument_head,
     change_size,
+    measures,
     only_values,
     polarity,
 )
@@ -45,7 +46,6 @@ from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.headline import headline_cues
 from pytest_rwe.rules.loose import loose_claim
-from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
@@ -252,7 +252,7 @@ class Reader:
         if len(outcomes) == 1 and cue.start > last.positions[-1] and self._bare_change(cue, hi):
             return last  # "X increased in both groups, with a greater increase in the A group"
         head = argument_head(tokens, cue, hi)
-        if head is not None and head[0] in WEAK_WORDS and len(outcomes) == 1 and \
+        if head is not None and measures(head[0], last, lo) and len(outcomes) == 1 and \
                 head[1] not in ("of", "in", "for") and not head[1][:1].isalpha():
             return last  # "lower scores than the control group", not "lower levels of Y"
         return None

@@ -284,8 +284,10 @@ def clauses(text: str, sentence: Span) -> list[Span]:
             continue
         if match.group(0).startswith(":") and (
                 re.match(r"\s*[-\u2212(]?\d", body[match.end():])
-                or len(body[:match.start()].split()) <= 6):
-            continue  # "Stroke: 4.3% vs 5.1%", "A vs B: stroke 4.3% vs 5.1%": one claim
+                or len(re.sub(r"\([^()]*\)", " ", body[:match.start()]).split()) <= 6):
+            # "Stroke: 4.3% vs 5.1%", "A vs B: stroke 4.3% vs 5.1%", "A (HR 1.2) and B
+            # (HR 1.3): higher with X" (a heading's bracketed estimates are not words): one
+            continue
         if re.match(r",?\s*(?:however|though)$", match.group(0), re.IGNORECASE) and \
                 body[match.end():match.end() + 1] == ",":
             continue  # "Albuminuria, however, was lower": set off by commas, no new clause
