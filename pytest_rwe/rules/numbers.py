@@ -60,8 +60,8 @@ _LABEL_RE = re.compile(r"\b(?:a?HRs?|a?ORs?|a?RRs?|IRRs?|MDs?|CIs?)\b|\b(?:hazar
 _LABEL_CI_RE = re.compile(r"\b(?:hazard|odds|risk|rate)\s+ratios?\b|\brelative\s+risks?\b|\b(?:"
                           r"mean\s+)?(?:difference|change)s?\b|\bconfidence\s+intervals?\b|\b"
                           r"estimates?\b", re.IGNORECASE)
-_GAP_RE = re.compile(r"^(?:[\s,:=()\[\]%\u2212\u2013\-]|\d[\d.,\u00b7]*|[.\u00b7]\d+|"
-                     r"\b(?:to|of|was|were|is|and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|"
+_GAP_RE = re.compile(r"^(?:[\s,:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|of|was|were|is|"
+                     r"and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|"
                      r"percentage|points?|pp|units?|mmHg|range|from|between)\b)*$",
                      re.IGNORECASE)
 # "mean PHQ-9 change at 6 months -3.2": the time the label's value is measured at, between
