@@ -62,3 +62,14 @@ def test_digits_glued_to_a_letter_of_any_script_or_a_units_power_are_no_values()
     text = ("Flares were less frequent with cream A (\u03c72 = 0.74, p = 0.002); the serum level "
             "was higher (MD 4.2 \u03bcg \u00b7 mL\u22121).")
     assert _numbers(study, text) == 1
+
+
+def test_p_of_0_05_written_for_an_outcome_is_a_result_and_must_hold() -> None:
+    study = _study(_FLARES)
+    assert _numbers(study, "Flares were less frequent with cream A (HR 0.74, p < 0.05).") == 1
+    assert _numbers(study, "Flares were less frequent with cream A (HR 0.74, p > 0.05).") == 0
+    assert _numbers(study, "Flares were less frequent with cream A (HR 0.74, P value 0.05).") \
+        == 0
+    # the level a report defines is no result
+    assert _numbers(study, "With significance set at p > 0.05 flares were less frequent with "
+                    "cream A (HR 0.74).") == 1
