@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_rwe.rules.abbreviations import RESERVED
+from pytest_rwe.rules.affirmed import affirmed_beside
 from pytest_rwe.rules.blankets import composite_by_parts, counted_blanket
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.denials import denied_beside
@@ -303,6 +304,8 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             said = status(claim, analysis.text, sentence, cued)
             if claim.mention is not None and claim.mention.span.start in denied:
                 said = "null"  # "neither A (HR 0.90) nor B showed a significant difference"
+            elif said == "null" and affirmed_beside(analysis, loose, claim):
+                said = "bare"  # "similar in E and NS and significantly lower than in N"
             elif said == "difference" and _component(analysis.text, sentence, claim):
                 # "the combined outcome of memory decline, dementia or AD": the composite's
                 # result, whatever the next sentence says of "these differences"

@@ -38,3 +38,28 @@ def test_a_restatement_and_a_threshold_do_not_report_a_subgroup() -> None:
     reported = text.replace("on average.", "on average; in those with three or more prior "
                             "operations the pain score change was -2.9 (p < 0.001).")
     assert judge(_pain_series(), reported, "completeness").score == 1
+
+
+def _blocks() -> Study:
+    """Block duration with needle E against needle N, significantly shorter."""
+    raw: dict[str, Any] = {
+        "id": "blocks", "design": "cohort", "question": "Needle E vs N for nerve blocks?",
+        "picot": {"population": "Adults having a nerve block", "intervention": "Needle E",
+                  "control": "Needle N", "outcome": "block duration", "timeframe": "one day"},
+        "results": {"intervention_size": 40, "control_size": 40, "baseline_differences": {},
+                    "outcomes": {"outcome.block_procedure_duration_cont!MD": "-2.1 (-3.5, -0.7)",
+                                 "outcome.block_procedure_duration_cont!pvalue": "0.004",
+                                 "outcome.wound_infection_bin!OR": "0.90 (0.40, 2.00)",
+                                 "outcome.wound_infection_bin!pvalue": "0.79"}}}
+    return parse_study(raw)
+
+
+def test_a_difference_affirmed_beside_a_word_of_sameness_reports_the_outcome() -> None:
+    text = ("Block procedure duration was similar with needles E and S and significantly "
+            "lower than with needle N.")
+    assert judge(_blocks(), text, "completeness").score == 1
+    # a negation before it governs the affirmation too; another outcome's clause is its own
+    assert judge(_blocks(), "Needle E did not reduce block procedure duration or increase "
+                 "comfort.", "completeness").score == 0
+    assert judge(_blocks(), "Block procedure duration was similar with needles E and N, and "
+                 "wound infection was not significantly lower.", "completeness").score == 0
