@@ -10,7 +10,7 @@ from pytest_rwe.rules import judge
 from pytest_rwe.study import Study, parse_study
 
 
-def _pain_series() -> Study:
+def _pain_series(subgroup: str = "3plus_prior_operations") -> Study:
     """A case series: the pain score change overall and in those with three or more prior
     operations, each significant."""
     raw: dict[str, Any] = {
@@ -21,10 +21,9 @@ def _pain_series() -> Study:
                     "outcomes": {
                         "outcome_12wk.pain_score_change_cont!MD": "-2.4 (-3.0, -1.8)",
                         "outcome_12wk.pain_score_change_cont!pvalue": "<0.001",
-                        "outcome_12wk.pain_score_change.3plus_prior_operations_cont!MD":
+                        f"outcome_12wk.pain_score_change.{subgroup}_cont!MD":
                             "-2.9 (-3.8, -2.0)",
-                        "outcome_12wk.pain_score_change.3plus_prior_operations_cont!pvalue":
-                            "<0.001"}}}
+                        f"outcome_12wk.pain_score_change.{subgroup}_cont!pvalue": "<0.001"}}}
     return parse_study(raw)
 
 
@@ -63,3 +62,19 @@ def test_a_difference_affirmed_beside_a_word_of_sameness_reports_the_outcome() -
                  "comfort.", "completeness").score == 0
     assert judge(_blocks(), "Block procedure duration was similar with needles E and N, and "
                  "wound infection was not significantly lower.", "completeness").score == 0
+
+
+def test_significance_denied_after_the_result_in_its_own_clause() -> None:
+    study = _pain_series("repeat_surgery")
+    text = ("Adults given nerve block X had a mean pain score change of -2.4 points at 12 "
+            "weeks, which was not a statistically significant change, while the repeat surgery "
+            "subgroup improved significantly by 2.9 points (p < 0.001).")
+    assert judge(study, text, "completeness").score == 0
+    assert judge(study, text.replace("was not a statistically", "was a statistically"),
+                 "completeness").score == 1
+    # a significance the sentence affirms elsewhere may be this outcome's: unsure, no finding
+    unsure = ("Before treatment the pain score change was -2.4 points, which was not a "
+              "statistically significant change, but a significant difference was seen 12 weeks "
+              "after it (p < 0.001).")
+    findings = judge(study, unsure, "completeness").findings
+    assert not any("not significant" in f.message for f in findings)
