@@ -119,10 +119,11 @@ def _context(text: str, number: NumberMention, clause: Span | None) -> str:
     return "plain"
 
 
-# "significance was set at p < 0.05", "at the 0.05 level", "alpha 0.05": the level defined,
-# not a result (read in the words before the number, within its sentence)
+# "significance was set at p < 0.05", "not significant at p < 0.05", "alpha 0.05": the level
+# defined or judged by, not a result (read in the words before the number, in its sentence)
 _LEVEL_DEFINED = re.compile(r"\b(?:level|set|defined|considered|threshold|alpha|cut-?off|"
-                            r"taken|accepted)\b[^.;]*$|\u03b1", re.IGNORECASE)
+                            r"taken|accepted|significan\w*\s+(?:at|if|when))\b[^.;]*$|\u03b1",
+                            re.IGNORECASE)
 
 
 def _p_written_for_a_result(text: str, number: NumberMention, context: str) -> bool:

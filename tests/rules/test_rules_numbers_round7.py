@@ -73,3 +73,5 @@ def test_p_of_0_05_written_for_an_outcome_is_a_result_and_must_hold() -> None:
     # the level a report defines is no result
     assert _numbers(study, "With significance set at p > 0.05 flares were less frequent with "
                     "cream A (HR 0.74).") == 1
+    assert _numbers(study, "Flares were less frequent with cream A (HR 0.74), significant at "
+                    "p > 0.05.") == 1
