@@ -18,10 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_rwe.rules.abbreviations import RESERVED
+from pytest_rwe.rules.affirmed import affirmed_beside, denied_after
 from pytest_rwe.rules.blankets import composite_by_parts, counted_blanket
 from pytest_rwe.rules.claims import Analysis, Claim
 from pytest_rwe.rules.denials import denied_beside
 from pytest_rwe.rules.index import matches
+from pytest_rwe.rules.list_items import list_parts
 from pytest_rwe.rules.name_index import OutcomeIndex
 from pytest_rwe.rules.neither import denied_by_neither
 from pytest_rwe.rules.number_mentions import numbers_in
@@ -206,34 +208,6 @@ def _could_be_about(analysis: Analysis, index: OutcomeIndex, claim: Claim, key: 
                    for part in parts if any(part.start <= at < part.end for at in found))
 
 
-def list_parts(clause: Span) -> list[Span]:
-    """A clause cut at the commas, semicolons and "and"s outside brackets: the items of a
-    list ("lower death rates, and 20% fewer heart attacks (HR 0.80)")."""
-    text = clause.quote
-    parts: list[Span] = []
-    depth = start = 0
-    for match in re.finditer(r"[()]|,(?!\d)\s*(?:and|or)?\s*|;\s*|\s+(?:and|or)\s+", text):
-        if match.group(0) == "(":
-            depth += 1
-        elif match.group(0) == ")":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            part = text[start:match.start()]
-            if match.group(0).strip() in ("and", "or") and _PAIRED.search(part):
-                continue  # "both hypertension and hyperlipidaemia": one item, not two
-            if ";" not in match.group(0) and _PARTS_OF.search(part):
-                continue  # "a composite of A, B and C (HR 0.60)": the list is one outcome
-            parts.append(Span(clause.start + start, clause.start + match.start(), part))
-            start = match.end()
-    parts.append(Span(clause.start + start, clause.end, text[start:]))
-    return parts
-
-
-_PARTS_OF = re.compile(r"\b(?:composite|combined)\s+(?:(?:outcome|endpoint|end\s+point)s?\s+)?"
-                       r"of\b[^()]*$", re.IGNORECASE)
-_PAIRED = re.compile(r"\b(?:both|between|either|whether)\b(?!.*\b(?:and|or)\b)", re.IGNORECASE)
-
-
 def _values_of_another(analysis: Analysis, part: str, key: str) -> bool:
     """The part writes an estimate or a p-value that is another outcome's and none of this
     one's ("bleeding inside the skull was not more common (HR 1.66, p = 0.194)" is about
@@ -292,13 +266,16 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
             said = status(claim, analysis.text, sentence, cued)
             if claim.mention is not None and claim.mention.span.start in denied:
                 said = "null"  # "neither A (HR 0.90) nor B showed a significant difference"
+            elif said == "null" and affirmed_beside(analysis, loose, claim):
+                said = "bare"  # "similar in E and NS and significantly lower than in N"
             elif said == "difference" and _component(analysis.text, sentence, claim):
                 # "the combined outcome of memory decline, dementia or AD": the composite's
                 # result, whatever the next sentence says of "these differences"
                 said = "named"
             elif said == "named" and _loose_difference_near(analysis, claim):
                 said = "bare"
-            elif said == "bare" and denied_beside(analysis, loose, claim):
+            elif said == "bare" and (denied_beside(analysis, loose, claim)
+                                     or denied_after(analysis, claim)):
                 # "the sHR for X was 5.04 (...), a difference the model did not find
                 # significant": the clause's only name is what its denial is about
                 said = "nonsig"

@@ -40,10 +40,16 @@ class NumberMention:
     hedged: bool = False  # "about", "roughly", "~" before it
 
 
-# A number not glued to letters ("HbA1c", "COVID-19" and "T2D" are names, not numbers).
+# A number not glued to letters of any script ("HbA1c", "COVID-19", "T2D", "\u03c72" and
+# "A\u03b242" are names), nor to a letter by a minus ("mL\u22121", "hr-1": a unit's power).
+# The decimal point may be a middle dot, as British journals print it ("HR 0\u00b782"), or a
+# comma where no thousands can be meant ("OR 0,93 [0,67-1,30]": a leading 0, or one or two
+# digits after the comma; not "F(1,12)", degrees of freedom, nor "1,2,4", a list).
 _NUMBER_RE = re.compile(
-    r"(?<![A-Za-z0-9.])(?<![A-Za-z]-)(?P<sign>[-\u2212\u2013](?=\d|\.\d))?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?<![^\W_])(?<![.\u00b7])(?<![^\W\d_][-\u2212])"
+    r"(?P<sign>[-\u2212\u2013](?=\d|[.\u00b7]\d))?"
+    r"(?P<num>(?<![\d,])(?<![Ff][(\[])(?<![Ff])(?:0,\d+|[1-9]\d{0,2},\d{1,2})(?![\d,])"
+    r"|\d{1,3}(?:,\d{3})+(?:[.\u00b7]\d+)?|\d+(?:[.\u00b7]\d+)?|[.\u00b7]\d+)"
     r"(?P<tail>(?:st|nd|rd|th)\b|[A-Za-z]+)?"
 )
 _OPERATOR_RE = re.compile(r"(<=|>=|≤|≥|<|>|less than|below|under|greater than|more than|over|"
@@ -59,6 +65,13 @@ _UNIT_TAILS = frozenset({"mo", "mos", "m", "y", "yr", "yrs", "d", "w", "wk", "wk
                          "mg", "kg", "g", "ml", "mmhg", "k", "percent", "pct"})
 
 
+def _decimal_point(written: str) -> str:
+    """The number as Python reads it: "1,234" is 1234, "0\u00b782" and "0,93" are decimals."""
+    if "," in written and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:[.\u00b7]\d+)?", written):
+        return written.replace(",", ".")
+    return written.replace(",", "").replace("\u00b7", ".")
+
+
 def numbers_in(text: str) -> list[NumberMention]:
     """Every number written in ``text`` (digits and number words), with its precision."""
     found: list[NumberMention] = []
@@ -66,7 +79,7 @@ def numbers_in(text: str) -> list[NumberMention]:
         tail = (match.group("tail") or "").lower()
         if tail and tail not in _UNIT_TAILS:
             continue  # an identifier such as "3a" or an ordinal "2nd"
-        raw = match.group("num").replace(",", "")
+        raw = _decimal_point(match.group("num"))
         value = float(raw)
         sign = match.group("sign")
         if sign:

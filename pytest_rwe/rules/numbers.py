@@ -119,6 +119,22 @@ def _context(text: str, number: NumberMention, clause: Span | None) -> str:
     return "plain"
 
 
+# "significance was set at p < 0.05", "not significant at p < 0.05", "alpha 0.05": the level
+# defined or judged by, not a result (read in the words before the number, in its sentence)
+_LEVEL_DEFINED = re.compile(r"\b(?:level|set|defined|considered|threshold|alpha|cut-?off|"
+                            r"taken|accepted|significan\w*\s+(?:at|if|when))\b[^.;]*$|\u03b1",
+                            re.IGNORECASE)
+
+
+def _p_written_for_a_result(text: str, number: NumberMention, context: str) -> bool:
+    """"(p > 0.05)", "(P value 0.05)": 0.05 written as a p-value is a result of the outcomes
+    it is written for, so it is checked like any p-value, unless the words before it define
+    the significance level."""
+    if context != "p" or number.value != 0.05 or number.is_word:
+        return False
+    return not _LEVEL_DEFINED.search(text[max(0, number.span.start - 48):number.span.start])
+
+
 def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[NumberFinding]:
     """Every written number that no study number supports at the precision written."""
     text = analysis.text
@@ -140,7 +156,8 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
                              text[previous[0].span.end:number.span.start], re.IGNORECASE):
             context = previous[1]  # "HRs of 2.72 and 1.31", "p = 0.02 and 0.04"
         previous = (number, context)
-        if accepted_anyway(text, number, span):
+        if accepted_anyway(text, number, span) and not _p_written_for_a_result(
+                text, number, context):
             continue
         local, strict = local_outcomes(analysis, mention_starts, number)
         local = at_written_time(study, analysis, number,
