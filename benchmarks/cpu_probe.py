@@ -6,6 +6,11 @@ event loop (``rwe-engine``: calls, store, judging), the main thread (pytest, fix
 diagnostics, the report), the SDK imports (``rwe-sdk-preload``), the offline models'
 threads, and short-lived helper threads (``other``). The main thread's figure includes
 pytest's start-up.
+
+Beside the CPU it notes when (``time.monotonic``, one clock for every process on Linux, so
+the benchmark compares it with the fake server's answer times) the last test ended, when the
+session's finish (the report) began and ended, and when pytest unconfigured: the split of
+the time after the last answer (``benchmarks/runs.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 import pytest
 
 _CPU: collections.Counter[str] = collections.Counter()
+_MARKS: dict[str, float] = {}
 _run = threading.Thread.run
 
 
@@ -34,12 +40,26 @@ def _measured(self: threading.Thread) -> None:
 threading.Thread.run = _measured  # type: ignore[method-assign]
 
 
+def pytest_runtest_logfinish() -> None:
+    _MARKS["last_test_end"] = time.monotonic()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish() -> Any:
+    _MARKS["sessionfinish_start"] = time.monotonic()
+    try:
+        return (yield)
+    finally:
+        _MARKS["sessionfinish_end"] = time.monotonic()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     path = os.environ.get("RWE_CPU_PROBE")
     if not path or hasattr(config, "workerinput"):
         return
     _CPU["main"] += time.thread_time()
+    _MARKS["unconfigure"] = time.monotonic()
     with open(path, "w", encoding="utf-8") as out:
         data: dict[str, Any] = {k: round(v, 3) for k, v in _CPU.most_common()}
-        json.dump(data, out)
+        json.dump({"threads": data, "marks": _MARKS}, out)

@@ -195,7 +195,7 @@ def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
         answers = [r.at for r in server.requests]
         first_ask = min(answers) - latency if answers else ended
         last_answer = max(answers) if answers else ended
-        threads = json.loads(probe.read_text()) if probe.exists() else {}
+        probed = json.loads(probe.read_text()) if probe.exists() else {}
         by_part = json.loads(parts.read_text()) if parts.exists() else None
         verdicts = report_counts(reports)  # read before the temporary folder goes
     calls = counts["calls"]
@@ -209,13 +209,27 @@ def rwe_run(cases: Path, latency: float, cap: int, *, workers: int = 0,
         "failed": counted(live["output"], "failed"), "errors": counted(live["output"], "error"),
         "outcome": outcome_line(live["output"]), "peak_rss_mb": live["peak_rss_mb"],
         # CPU seconds per thread of the calling process (see benchmarks/cpu_probe.py)
-        "cpu_s_by_thread": threads,
+        "cpu_s_by_thread": probed.get("threads", {}),
         **({"cpu_s_by_component": by_part} if by_part is not None else {}),
         # when the calls happened: from the first request (its answer minus the latency) to
         # the last answer, and after it until pytest exited (the report, teardown, exit)
         "calls_span_s": round(last_answer - first_ask, 2),
         "after_last_answer_s": round(ended - last_answer, 2),
+        "after_last_answer_split_s": tail_split(probed.get("marks", {}), last_answer, ended),
     }
+
+
+def tail_split(marks: dict[str, float], last_answer: float, ended: float) -> dict[str, float]:
+    """The time after the last answer, by what pytest did: the tests still to run, the time
+    between the last test and the session's finish, the session's finish (the report), the
+    rest of pytest's shutdown, and the interpreter's exit (``ended``: the process is gone)."""
+    order = ["last_test_end", "sessionfinish_start", "sessionfinish_end", "unconfigure"]
+    if any(name not in marks for name in order):
+        return {}
+    points = [last_answer, *(marks[name] for name in order), ended]
+    names = ["tests", "to_finish", "finish", "unconfigure", "exit"]
+    spans = zip(names, points[:-1], points[1:], strict=True)
+    return {name: round(end - start, 3) for name, start, end in spans}
 
 
 def floor_run(cases: Path, latency: float, cap: int, semaphore: int) -> dict[str, Any]:

@@ -140,6 +140,11 @@ def against_floor(name: str, latency: float, cap: int, runs: int, cases: Path,
         "floor_cpu_ms_per_call": spread([f["cpu_ms_per_call"] for f in floor]),
         "cpu_ms_per_call_over_floor": spread(cpu_gap),
         "rwe_429s": spread([r["rate_limited_429"] for r in rwe]),
+        # where pytest-rwe's wall time goes: before the first request, the calls, and after
+        # the last answer (split by benchmarks/runs.py: tail_split)
+        "rwe_calls_span_s": spread([r["calls_span_s"] for r in rwe]),
+        "rwe_after_last_answer_s": spread([r["after_last_answer_s"] for r in rwe]),
+        "rwe_after_last_answer_split_s": [r.get("after_last_answer_split_s") for r in rwe],
         "every_call_once_and_clean": clean,
         "rwe_outcomes": [r["outcome"] for r in rwe],
         "rwe_abstentions": [r.get("abstentions") for r in rwe],

@@ -158,6 +158,7 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
     # over starts storing too (a file the leader stores between this count and the kill
     # only makes the bound below looser)
     stored = len(stored_requests(pytester.path / "store"))
+    killed_at = time.monotonic()
     os.kill(leader, signal.SIGKILL)
     while pid_alive(leader):  # until dead or a zombie (bounded by the deadline above)
         assert time.monotonic() < deadline
@@ -179,4 +180,19 @@ def test_a_calling_worker_killed_from_outside_is_taken_over_and_the_run_ends(
     before = {r.body_hash for r in server.requests[:at_death] if r.status == 200 and not r.fault}
     again = {r.body_hash for r in server.requests[at_death:]
              if r.status == 200 and not r.fault and r.body_hash in before}
-    assert len(again) <= lost, (len(again), lost)
+    assert len(again) <= lost, _timeline(server, again, killed_at, leader_connections, stored)
+
+
+def _timeline(server: FakeServer, again: set[str], killed_at: float, leader: set[str],
+              stored: int) -> str:
+    """What a failure of the bound needs to be understood: every answer of each request that
+    was answered again, when (seconds after the kill) and on which connection."""
+    lines = [f"{len(again)} requests answered before the kill were answered again; "
+             f"{stored} were stored before it; answers on the leader's connections: "
+             f"{sum(1 for r in server.requests if r.status == 200 and r.client in leader)}"]
+    for digest in sorted(again):
+        answers = [f"{r.at - killed_at:+.3f} s {r.provider} {r.client}"
+                   f"{' (leader)' if r.client in leader else ''}"
+                   for r in server.requests if r.body_hash == digest and r.status == 200]
+        lines.append(f"{digest[:12]}: " + "; ".join(answers))
+    return "\n".join(lines)

@@ -3,6 +3,8 @@ first; a live call's own import waits for it, and a broken SDK never stops the o
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -92,3 +94,23 @@ def test_nothing_to_preload_starts_no_thread() -> None:
     loader = preload.SdkPreloader(["nosuchvendor/x"])
     loader.start()
     assert loader._thread is None and preload._PRELOAD_IDLE.is_set()
+
+
+def test_a_process_that_imported_an_sdk_exits_without_walking_its_heap() -> None:
+    # The check runs in an atexit handler registered first, so it runs after the plugin's
+    # (atexit runs handlers last registered first); it sees the freeze of the exit, which is
+    # more than the freeze of the import left.
+    script = """
+import atexit, gc
+from pytest_rwe.providers import preload
+
+counts = {}
+atexit.register(lambda: print("at exit", gc.get_freeze_count() > counts["after import"]))
+preload._freeze_imported()
+gc.unfreeze()  # what the run creates from here on is not frozen by the import's freeze
+junk = [[] for _ in range(1000)]
+counts["after import"] = gc.get_freeze_count()
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert done.stdout.strip() == "at exit True", done.stdout + done.stderr

@@ -8,6 +8,7 @@ still being imported simply waits on Python's import lock.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import gc
 import threading
@@ -40,6 +41,26 @@ def _freeze_imported() -> None:
     # spares every later full collection from walking them, and the one at interpreter
     # exit too, which otherwise takes about half a second (measured with the three SDKs).
     gc.freeze()
+    _freeze_at_exit()
+
+
+_FROZEN_AT_EXIT = threading.Event()
+
+
+def _freeze_at_exit() -> None:
+    """Freeze again when the interpreter exits, once per process.
+
+    What a live run creates after the imports (the SDKs' lazily imported submodules, every
+    response, the records, pytest's reports) is walked by the collections of interpreter
+    shutdown: in the sweep benchmark's cap-16 run (docs/benchmarks.md), pytest's exit took
+    0.40-0.42 s after its last hook, 0.13-0.25 s frozen (loads 3-5). At exit nothing needs
+    collecting: the operating system takes the memory back. An atexit handler, not a hook,
+    so a pytest run inside a longer-lived process (``pytest.main``, pytester) never stops
+    that process's collector.
+    """
+    if not _FROZEN_AT_EXIT.is_set():
+        _FROZEN_AT_EXIT.set()
+        atexit.register(gc.freeze)
 
 
 class SdkPreloader:

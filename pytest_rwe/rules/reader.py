@@ -74,6 +74,10 @@ class Reader:
             n.value for g in ("intervention", "control")
             for n in numbers_in(str(study.picot.get(g) or "")))
         self.baseline_sentence = False
+        # a clause's stated ratio or difference, read once: not once per outcome it names
+        # (each depends on the clause and the claim's outcome only through these keys)
+        self.stated: dict[tuple[int, int], tuple[str, int, int] | None] = {}
+        self.values: dict[tuple[int, int, bool], GroupValues | None] = {}
         self.sentence_starts = {lo for lo, _ in analysis.sentences}
         self.sentence_los = [lo for lo, _ in analysis.sentences]
         self.mention_starts = [m.positions[0] for m in analysis.mentions]
@@ -326,15 +330,17 @@ class Reader:
             # "12.4% in A and 3.4% in C (p = 0.02)": the groups' values give the side
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
             excluded = self.description_numbers
-            own = value_owners(refs)  # "at the end of RT": a setting, not a group
-            values = group_values(tokens, own, lo, hi, times, excluded) or \
-                self._sentence_values(lo) or first_values(tokens, own, lo, hi, times,
-                                                          excluded) or \
-                compared_values(tokens, own, lo, hi, self.in_names) or \
-                parallel_values(tokens, own, lo, hi, self.in_names) or \
-                ordered_values(tokens, own, lo, hi) or listed_values(tokens, own, lo, hi) or \
-                values_then_groups(tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
-                event_counts(tokens, own, lo, hi)
+            if (lo, hi, times) not in self.values:  # once a clause, as self.stated
+                own = value_owners(refs)  # "at the end of RT": a setting, not a group
+                self.values[lo, hi, times] = group_values(
+                    tokens, own, lo, hi, times, excluded) or self._sentence_values(lo) or \
+                    first_values(tokens, own, lo, hi, times, excluded) or \
+                    compared_values(tokens, own, lo, hi, self.in_names) or \
+                    parallel_values(tokens, own, lo, hi, self.in_names) or \
+                    ordered_values(tokens, own, lo, hi) or listed_values(
+                        tokens, own, lo, hi) or values_then_groups(tokens, own, lo, hi) or \
+                    zero_values(tokens, own, lo, hi) or event_counts(tokens, own, lo, hi)
+            values = self.values[lo, hi, times]
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
             if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
@@ -344,8 +350,10 @@ class Reader:
                 return Claim(mention.outcome, mention, span, values.direction,
                              Span(start, end, text[start:end]), None if untested else True,
                              False, baseline, hedged=untested, untested=untested)
-        stated = stated_ratio(text, tokens, refs, lo, hi) or stated_difference(
-            text, tokens, refs, lo, hi)  # "the RR of X with A versus B was 0.60 (0.47-0.77)"
+        if (lo, hi) not in self.stated:  # "the RR of X with A versus B was 0.60 (0.47-0.77)"
+            self.stated[lo, hi] = stated_ratio(text, tokens, refs, lo, hi) or \
+                stated_difference(text, tokens, refs, lo, hi)
+        stated = self.stated[lo, hi]
         if cue is None and significant is None and stated:
             significant = True
         if significant and not baseline and (cue is None or cue.kind in ("differ", "valence")):

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import gc
 import random
+from typing import Any
+
+import pytest
 
 from pytest_rwe.rules.group_values import group_values
 from pytest_rwe.rules.groups import GroupRef
@@ -365,3 +368,32 @@ def test_outside_brackets_skips_nested_intervals_and_their_brackets() -> None:
     # the stray ")" closes nothing and is left out, never a negative depth
     assert seen == ["HR", "0.76", "lower", "in", "A"]
     assert list(outside_brackets(tokens, 2, 12)) == []  # the interval, brackets and all
+
+
+def test_a_clause_naming_many_outcomes_reads_its_ratio_and_its_values_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both readings depend on the clause, not on which of its outcomes a claim is about; read
+    # once per outcome they made a study of 800 outcomes take seconds (issue 11, item 5).
+    from pytest_rwe.rules import judge_all, reader
+    from pytest_rwe.rules.summarizer import summarize
+    from pytest_rwe.study import parse_study
+    from pytest_rwe.testing.studies import big_study_raw
+
+    study = parse_study(big_study_raw(48), "<memory>")
+    # where each takes the clause's first and last token (group_values is also asked about
+    # a whole sentence, with excluded= as a keyword: those calls are told apart)
+    where = {"stated_ratio": 3, "group_values": 2}
+    calls: dict[str, list[tuple[Any, ...]]] = {name: [] for name in where}
+    for name, at in where.items():
+        real = getattr(reader, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name, _at: int = at,
+                    **kwargs: Any) -> Any:
+            calls[_name].append((*args[_at:_at + 2], *kwargs))
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(reader, name, counted)
+    judge_all(study, summarize(study))
+    for name, clauses in calls.items():
+        assert clauses, f"{name} was never asked: the test no longer reaches it"
+        assert len(clauses) == len(set(clauses)), f"{name} read a clause more than once"
