@@ -23,9 +23,9 @@ SET = ROOT / "cases" / "golden" / "labeled" / "evidence_inference"
 LINES = SET / "validation.jsonl"
 STUDIES = SET / "validation"
 # Regression floors for builtin/rules on the validation twins, a few catches below issue 14's
-# round 5 (130/195, 66/101, 6 of 296 agreeing twins with a false alarm; docs/jury.md): a
+# round 7 (131/195, 69/101, 5 of 296 agreeing twins with a false alarm; docs/jury.md): a
 # change that loses more than a few catches, or raises false alarms, fails here.
-MIN_INCREASE_DECREASE_CAUGHT = 0.64
+MIN_INCREASE_DECREASE_CAUGHT = 0.66
 MIN_SIGNIFICANCE_CAUGHT = 0.66
 MAX_AGREEING_FALSE_ALARMS = 0.04
 
