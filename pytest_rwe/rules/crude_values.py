@@ -13,22 +13,29 @@ the claim judged as before.
 
 from __future__ import annotations
 
+import bisect
+
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.study import Study
 
 __all__ = ["crude_values_bear_out"]
 
 _VERSUS = words("vs vs. versus")
+# once a study, not once a claim: a study of 800 outcomes has thousands of claims
+_POINTS: Memo[str, frozenset[float]] = Memo()
 
 
-def _reported_points(study: Study) -> set[float]:
+def _reported_points(study: Study) -> frozenset[float]:
     """The point values the study reports that are not effect estimates."""
-    out: set[float] = set()
-    for outcome in study.outcomes:
-        effect = outcome.effect_measure
-        out |= {e.value for m, e in outcome.estimates.items() if m != effect}
-    return out
+    def compute() -> frozenset[float]:
+        out: set[float] = set()
+        for outcome in study.outcomes:
+            effect = outcome.effect_measure
+            out |= {e.value for m, e in outcome.estimates.items() if m != effect}
+        return frozenset(out)
+    return _POINTS.get(study, "points", compute)
 
 
 def _number(text: str) -> float | None:
@@ -48,9 +55,9 @@ def crude_values_bear_out(study: Study, analysis: Analysis, claim: Claim) -> boo
     if not reported:
         return False
     tokens = analysis.tokens
-    lo = next((i for i, t in enumerate(tokens) if t.start >= claim.clause.start), len(tokens))
-    hi = next((i for i in range(lo, len(tokens)) if tokens[i].start >= claim.clause.end),
-              len(tokens))
+    # the clause's tokens by bisection (tokens are in text order), not by a scan of the text
+    lo = bisect.bisect_left(tokens, claim.clause.start, key=lambda t: t.start)
+    hi = bisect.bisect_left(tokens, claim.clause.end, lo, key=lambda t: t.start)
     markers = [p for p in range(lo, hi) if tokens[p].text.lower() in _VERSUS
                and tokens[p].start > claim.cue.start]
     if len(markers) != 1:
