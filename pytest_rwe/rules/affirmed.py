@@ -75,8 +75,9 @@ def _another_named(analysis: Analysis, claim: Claim, start: int, end: int) -> bo
     """An outcome other than the claim's is named from ``start`` to ``end`` (characters)."""
     # the mentions are in text order: bisect to the stretch, not a scan of every mention
     mentions = analysis.mentions
-    first = bisect.bisect_left(mentions, start, key=lambda m: m.span.start)
-    for mention in mentions[first:]:
+    for at in range(bisect.bisect_left(mentions, start, key=lambda m: m.span.start),
+                    len(mentions)):
+        mention = mentions[at]
         if mention.span.start >= end:
             return False
         if claim.outcome is None or mention.outcome.key != claim.outcome.key:
