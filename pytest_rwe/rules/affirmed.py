@@ -7,7 +7,6 @@ points, which was not a statistically significant change") reports it as not sig
 
 from __future__ import annotations
 
-import bisect
 import re
 
 from pytest_rwe.rules.claims import Analysis, Claim
@@ -24,7 +23,7 @@ def affirmed_beside(analysis: Analysis, loose: list[Claim], claim: Claim) -> boo
     if claim.mention is None or claim.outcome is None or claim.direction != "null":
         return False
     clause = claim.clause
-    if _another_named(analysis, claim, clause.start, clause.end):
+    if analysis.names_other(claim.outcome.key, clause.start, clause.end):
         return False
     text = analysis.text
     return any(c.clause == clause and c.cue is not None and c.direction != "null"
@@ -49,7 +48,7 @@ def denied_after(analysis: Analysis, claim: Claim) -> bool:
     if claim.cue is not None or claim.mention is None or claim.outcome is None:
         return False
     clause = claim.clause
-    if _another_named(analysis, claim, clause.start, clause.end):
+    if analysis.names_other(claim.outcome.key, clause.start, clause.end):
         return False
     text = analysis.text
     if not _DENIED.search(text, claim.mention.span.end, clause.end):
@@ -68,21 +67,7 @@ def _names_another(analysis: Analysis, claim: Claim, char: int) -> bool:
     clause = analysis.clause_of(char)
     if clause is None or claim.outcome is None:
         return False
-    return _another_named(analysis, claim, clause[2].start, clause[2].end)
-
-
-def _another_named(analysis: Analysis, claim: Claim, start: int, end: int) -> bool:
-    """An outcome other than the claim's is named from ``start`` to ``end`` (characters)."""
-    # the mentions are in text order: bisect to the stretch, not a scan of every mention
-    mentions = analysis.mentions
-    for at in range(bisect.bisect_left(mentions, start, key=lambda m: m.span.start),
-                    len(mentions)):
-        mention = mentions[at]
-        if mention.span.start >= end:
-            return False
-        if claim.outcome is None or mention.outcome.key != claim.outcome.key:
-            return True
-    return False
+    return analysis.names_other(claim.outcome.key, clause[2].start, clause[2].end)
 
 
 _SIGNIFICANT = re.compile(r"\bsignifican", re.IGNORECASE)

@@ -75,6 +75,19 @@ class Analysis:
             return self.clauses[i]
         return None
 
+    def names_other(self, key: str, start: int, end: int) -> bool:
+        """An outcome other than the one under ``key`` is named from character ``start`` to
+        ``end``."""
+        # the mentions are in text order: bisect to the stretch, not a scan of every mention
+        mentions = self.mentions
+        for at in range(bisect.bisect_left(mentions, start, key=lambda m: m.span.start),
+                        len(mentions)):
+            if mentions[at].span.start >= end:
+                return False
+            if mentions[at].outcome.key != key:
+                return True
+        return False
+
     @property
     def grounded(self) -> list[Claim]:
         return [c for c in self.claims if c.grounded and c.outcome is not None]

@@ -55,9 +55,8 @@ def crude_values_bear_out(study: Study, analysis: Analysis, claim: Claim) -> boo
     if not reported:
         return False
     tokens = analysis.tokens
-    # the clause's tokens by bisection (tokens are in text order), not by a scan of the text
-    lo = bisect.bisect_left(tokens, claim.clause.start, key=lambda t: t.start)
-    hi = bisect.bisect_left(tokens, claim.clause.end, lo, key=lambda t: t.start)
+    lo = bisect.bisect_left(analysis.token_starts, claim.clause.start)
+    hi = bisect.bisect_left(analysis.token_starts, claim.clause.end, lo)
     markers = [p for p in range(lo, hi) if tokens[p].text.lower() in _VERSUS
                and tokens[p].start > claim.cue.start]
     if len(markers) != 1:

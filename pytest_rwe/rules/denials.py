@@ -14,8 +14,7 @@ def denied_beside(analysis: Analysis, loose: list[Claim], claim: Claim) -> bool:
     if claim.cue is not None or claim.mention is None or claim.outcome is None:
         return False
     clause = claim.clause
-    if any(clause.start <= m.span.start < clause.end and m.outcome.key != claim.outcome.key
-           for m in analysis.mentions):
+    if analysis.names_other(claim.outcome.key, clause.start, clause.end):
         return False
     lo, hi = analysis.sentence_of(clause.start)
     start, end = (analysis.tokens[lo].start, analysis.tokens[hi - 1].end) if hi > lo else (

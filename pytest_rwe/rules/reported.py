@@ -133,8 +133,7 @@ def _other_named_between(analysis: Analysis, key: str, one: int, other: int) -> 
     """Another outcome is named between an estimate and a cue of no difference ("to make the
     groups comparable, ... a lower risk of death (...) and of readmission (HR 0.90)"): the
     cue speaks of what stands on its own side, not of this estimate."""
-    lo, hi = min(one, other), max(one, other)
-    return any(lo <= m.span.start < hi and m.outcome.key != key for m in analysis.mentions)
+    return analysis.names_other(key, min(one, other), max(one, other))
 
 
 def only_examined(analysis: Analysis, claim: Claim) -> bool:
