@@ -21,14 +21,16 @@ _WORD = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven"
          "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "eighteen": 18,
          "twenty-four": 24, "thirty-six": 36}
 _DAYS = {"d": 1.0, "w": 7.0, "m": 365.25 / 12, "y": 365.25}
-_COUNT = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_WORD, key=len, reverse=True)) + r")"
-_UNIT = r"(days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y)\b"
+# a written time, its count and its unit (rules/trends.py reads them too)
+TIME_COUNT = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_WORD, key=len, reverse=True)) + r")"
+TIME_UNIT = r"(days?|d|weeks?|wks?|w|months?|mos?|m|years?|yrs?|y)\b"
 _AFTER = re.compile(r"^[\s%]*(?:points?|percentage\s+points?|kg|cm|mmhg|units?)?\s*"
                     r"(?:\([^()]*\))?\s*,?\s*"
-                    r"(?:at|by|after|over|within|in)\s+(?:the\s+)?" + _COUNT + r"[\s-]*" + _UNIT,
+                    r"(?:at|by|after|over|within|in)\s+(?:the\s+)?" + TIME_COUNT + r"[\s-]*"
+                    + TIME_UNIT,
                     re.IGNORECASE)
-_BEFORE = re.compile(r"\b(?:at|by|after|over|within)\s+(?:the\s+)?" + _COUNT + r"[\s-]*" + _UNIT +
-                     r"(?:[^\d;.()]|(?<=[A-Za-z])\d){0,40}$", re.IGNORECASE)
+_BEFORE = re.compile(r"\b(?:at|by|after|over|within)\s+(?:the\s+)?" + TIME_COUNT + r"[\s-]*"
+                     + TIME_UNIT + r"(?:[^\d;.()]|(?<=[A-Za-z])\d){0,40}$", re.IGNORECASE)
 # "36% at wk 52", "70% at week 104": a time point written unit first, as tables label columns
 _AFTER_UNIT_FIRST = re.compile(r"^[\s%]*(?:\([^()]*\))?\s*,?\s*(?:at|by|after)\s+(?:the\s+)?"
                                r"(weeks?|wks?|months?|mos?|days?|years?|yrs?)\.?\s*(\d+)\b",
@@ -38,7 +40,8 @@ _LINK = re.compile(r"\b(?:and|or|vs|versus|while|whereas|compared|than|but)\b|,"
 _KEY_TIME = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+)$", re.IGNORECASE)
 
 
-def _days(count: str, unit: str) -> float | None:
+def in_days(count: str, unit: str) -> float | None:
+    """A written time ("3", "months"; "three", "yrs") in days, None for an unknown unit."""
     value = float(_WORD[count.lower()]) if count.lower() in _WORD else float(count)
     letter = unit.lower()[0]
     return value * _DAYS[letter] if letter in _DAYS else None
@@ -46,7 +49,7 @@ def _days(count: str, unit: str) -> float | None:
 
 def _timepoint_days(timepoint: str | None) -> float | None:
     match = _KEY_TIME.match(timepoint or "")
-    return _days(match.group(1), match.group(2)) if match else None
+    return in_days(match.group(1), match.group(2)) if match else None
 
 
 def _siblings(study: Study) -> list[list[Outcome]]:
@@ -62,14 +65,14 @@ def written_time(text: str, number: NumberMention) -> float | None:
     """The time point (in days) a phrase right after or right before the number gives it."""
     after = _AFTER.match(text[number.span.end:number.span.end + 40])
     if after is not None:
-        return _days(after.group(1), after.group(2))
+        return in_days(after.group(1), after.group(2))
     unit_first = _AFTER_UNIT_FIRST.match(text[number.span.end:number.span.end + 40])
     if unit_first is not None:  # "29% at wk 52": the unit before its count
-        return _days(unit_first.group(2), unit_first.group(1))
+        return in_days(unit_first.group(2), unit_first.group(1))
     before = _BEFORE.search(text[max(0, number.span.start - 60):number.span.start])
     # "at 6 months, HbA1c had fallen by 0.4"; not "2.19 at 5 yrs and 2.12 (...) at 10 yrs"
     if before is not None and not _LINK.search(before.group(0)):
-        return _days(before.group(1), before.group(2))
+        return in_days(before.group(1), before.group(2))
     return None
 
 
@@ -117,7 +120,7 @@ def wrong_timepoint(study: Study, index: StudyIndex, text: str,
 _COUNT_ANY = r"(?:\d+(?![.\d])|" + "|".join(sorted(_WORD, key=len, reverse=True)) + r")"
 _LISTED = re.compile(r"(?<![\w.])(?P<first>" + _COUNT_ANY + r")(?P<more>(?:\s*(?:,|and|or|&)\s*"
                      r"(?:(?:at|by|after|over|within|in)\s+)?(?:the\s+)?" + _COUNT_ANY + r")*)"
-                     r"[\s-]*(?P<unit>" + _UNIT.replace("(", "(?:", 1) + ")", re.IGNORECASE)
+                     r"[\s-]*(?P<unit>" + TIME_UNIT.replace("(", "(?:", 1) + ")", re.IGNORECASE)
 
 
 _CLOSED = re.compile(r"\([^()]*\)")
@@ -137,9 +140,9 @@ def times_before(text: str) -> frozenset[float]:
     last = found[-1]
     if _AFTER_VALUE.search(text, 0, last.start()):
         return frozenset()  # "2.12 (1.33-3.37) at 10 yrs; CVD HR": the earlier value's time
-    counts = [last.group("first"), *re.findall(_COUNT, last.group("more"), re.IGNORECASE)]
+    counts = [last.group("first"), *re.findall(TIME_COUNT, last.group("more"), re.IGNORECASE)]
     unit = last.group("unit").rstrip()
-    days = (_days(count, unit) for count in counts)
+    days = (in_days(count, unit) for count in counts)
     return frozenset(d for d in days if d is not None)
 
 

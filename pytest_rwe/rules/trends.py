@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from itertools import pairwise
 
 from pytest_rwe.rules.analysis import Analysis, Claim
-from pytest_rwe.rules.at_time import _COUNT, _UNIT, _days, _timepoint_days
+from pytest_rwe.rules.at_time import TIME_COUNT, TIME_UNIT, in_days, timepoint_days
 from pytest_rwe.rules.text import Span
 from pytest_rwe.study import Outcome, Study
 
@@ -56,7 +56,7 @@ def _series(study: Study) -> dict[str, tuple[str, Points]]:
     the same kind of value and there are two or more."""
     by_name: dict[str, list[tuple[float, Outcome, str, float]]] = {}
     for outcome in study.outcomes:
-        days, value = _timepoint_days(outcome.timepoint), _value(outcome)
+        days, value = timepoint_days(outcome), _value(outcome)
         if days is not None and value is not None:
             by_name.setdefault(outcome.name, []).append((days, outcome, *value))
     out: dict[str, tuple[str, Points]] = {}
@@ -68,12 +68,12 @@ def _series(study: Study) -> dict[str, tuple[str, Points]]:
     return out
 
 
-_WRITTEN_TIME = re.compile(r"\b" + _COUNT + r"[\s-]*" + _UNIT, re.IGNORECASE)
+_WRITTEN_TIME = re.compile(r"\b" + TIME_COUNT + r"[\s-]*" + TIME_UNIT, re.IGNORECASE)
 
 
 def _written_days(text: str) -> set[float]:
     """The time points written in ``text`` ("six months", "2-year", "5 y"), in days."""
-    found = (_days(m.group(1), m.group(2)) for m in _WRITTEN_TIME.finditer(text))
+    found = (in_days(m.group(1), m.group(2)) for m in _WRITTEN_TIME.finditer(text))
     return {round(d) for d in found if d is not None}
 
 
