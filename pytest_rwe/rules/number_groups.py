@@ -109,6 +109,13 @@ def whole_as_group(study: Study, analysis: Analysis, numbers: Numbers, number: N
 
 
 def _group_of(analysis: Analysis, number: NumberMention) -> str | None:
+    """The group a written count belongs to, or None where it cannot be told."""
+    group = _group_ref_of(analysis, number)
+    # a reference read as a group whose side is unknown ("no PR n=71") tells no group
+    return None if group == "unknown" else group
+
+
+def _group_ref_of(analysis: Analysis, number: NumberMention) -> str | None:
     clause = analysis.clause_of(number.span.start)
     if clause is None:
         return None
