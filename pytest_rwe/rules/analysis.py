@@ -59,6 +59,8 @@ class Analysis:
     #: names read as a composite's parts ("X, Y or Z (taken together)"), not in ``mentions``:
     #: no claims of their own, but they show the composite was named
     components: list[Mention] = field(default_factory=list)
+    #: (first name token, place in ``mentions``), sorted: built on first use
+    _firsts: list[tuple[int, int]] | None = field(default=None, repr=False)
 
     def sentence_of(self, char: int) -> tuple[int, int]:
         """The token range of the sentence holding character ``char``."""
@@ -87,6 +89,24 @@ class Analysis:
             if mentions[at].outcome.key != key:
                 return True
         return False
+
+    def first_other_name(self, after: int, before: int, key: str | None) -> int | None:
+        """The first name token, strictly between tokens ``after`` and ``before``, of the
+        first mention (in ``mentions`` order) of an outcome other than ``key``."""
+        if self._firsts is None:
+            self._firsts = sorted((m.positions[0], at) for at, m in enumerate(self.mentions))
+        firsts = self._firsts
+        # ``mentions`` is not strictly in position order (a subgroup's qualifier mentions
+        # follow their sentence's names), so of the mentions in the stretch the earliest in
+        # list order wins, as a scan of the list would find it
+        best: int | None = None
+        for at in range(bisect.bisect_right(firsts, (after, len(firsts))), len(firsts)):
+            first, place = firsts[at]
+            if first >= before:
+                break
+            if (best is None or place < best) and self.mentions[place].outcome.key != key:
+                best = place
+        return None if best is None else self.mentions[best].positions[0]
 
     @property
     def grounded(self) -> list[Claim]:

@@ -310,21 +310,19 @@ def p_significance(match: re.Match[str]) -> bool | None:
     return value < 0.05
 
 
-def significance_after(text: str, tokens: Sequence[Token], anchor: int, hi: int,
-                       mentions: Sequence[Mention], mention: Mention | None, *,
+def significance_after(analysis: Analysis, anchor: int, hi: int, mention: Mention | None, *,
                        intervals: bool = True) -> bool | None:
     """Significance written after a claim and before the next outcome's name: a p-value, "NS",
     or (with ``intervals``) an interval for a labelled ratio or difference."""
     if anchor + 1 >= hi:
         return None
+    text, tokens = analysis.text, analysis.tokens
     start = tokens[anchor].end
     stop = tokens[hi - 1].end
-    for other in mentions:
-        first = other.positions[0]
-        if first > anchor and first < hi and (mention is None
-                                              or other.outcome.key != mention.outcome.key):
-            stop = min(stop, tokens[first].start)
-            break
+    first = analysis.first_other_name(anchor, hi, None if mention is None
+                                      else mention.outcome.key)
+    if first is not None:
+        stop = min(stop, tokens[first].start)
     window = text[start:stop]
     match = _P_VALUE.search(window)
     if match is not None:

@@ -23,7 +23,7 @@ def loose_claim(analysis: Analysis, cue: Cue, lo: int, hi: int, span: Span, base
     if cue.kind == "null":
         significant = False
     elif significant is None:
-        significant = significance_after(text, tokens, cue.end, hi, analysis.mentions, None)
+        significant = significance_after(analysis, cue.end, hi, None)
     return Claim(None, None, span, cue.kind if cue.kind in ("higher", "lower", "null")
                  else None, cue_span, significant, False, baseline, cue.hedged,
                  grounded=False, reason="no outcome of the study is named",

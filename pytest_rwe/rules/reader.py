@@ -309,7 +309,7 @@ class Reader:
         anchor = cue.end if cue is not None else mention.positions[-1]
         # an interval says whether a bare number is significant; a stated direction keeps
         # its own words ("higher odds (OR 1.91, 0.96-3.81)" asserts an effect all the same)
-        after = significance_after(text, tokens, anchor, hi, analysis.mentions, mention,
+        after = significance_after(analysis, anchor, hi, mention,
                                    intervals=cue is None or cue.kind in ("differ", "null"))
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
