@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.outcomes import Mention
@@ -59,8 +60,9 @@ class Analysis:
     #: names read as a composite's parts ("X, Y or Z (taken together)"), not in ``mentions``:
     #: no claims of their own, but they show the composite was named
     components: list[Mention] = field(default_factory=list)
-    #: (first name token, place in ``mentions``), sorted: built on first use
-    _firsts: list[tuple[int, int]] | None = field(default=None, repr=False)
+    #: each mention's first name token, and whether they are in order: built on first use
+    _firsts: list[int] | None = field(default=None, repr=False)
+    _firsts_sorted: bool = field(default=False, repr=False)
 
     def sentence_of(self, char: int) -> tuple[int, int]:
         """The token range of the sentence holding character ``char``."""
@@ -93,20 +95,21 @@ class Analysis:
     def first_other_name(self, after: int, before: int, key: str | None) -> int | None:
         """The first name token, strictly between tokens ``after`` and ``before``, of the
         first mention (in ``mentions`` order) of an outcome other than ``key``."""
+        mentions = self.mentions
         if self._firsts is None:
-            self._firsts = sorted((m.positions[0], at) for at, m in enumerate(self.mentions))
+            self._firsts = [m.positions[0] for m in mentions]
+            self._firsts_sorted = all(a <= b for a, b in pairwise(self._firsts))
         firsts = self._firsts
-        # ``mentions`` is not strictly in position order (a subgroup's qualifier mentions
-        # follow their sentence's names), so of the mentions in the stretch the earliest in
-        # list order wins, as a scan of the list would find it
-        best: int | None = None
-        for at in range(bisect.bisect_right(firsts, (after, len(firsts))), len(firsts)):
-            first, place = firsts[at]
-            if first >= before:
-                break
-            if (best is None or place < best) and self.mentions[place].outcome.key != key:
-                best = place
-        return None if best is None else self.mentions[best].positions[0]
+        # ``mentions`` is nearly always in name order; where it is not (a subgroup's
+        # qualifier mentions follow their sentence's names), the list is scanned in its order
+        at = bisect.bisect_right(firsts, after) if self._firsts_sorted else 0
+        for place in range(at, len(firsts)):
+            first = firsts[place]
+            if self._firsts_sorted and first >= before:
+                return None
+            if after < first < before and mentions[place].outcome.key != key:
+                return first
+        return None
 
     @property
     def grounded(self) -> list[Claim]:
