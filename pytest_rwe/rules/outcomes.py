@@ -25,7 +25,7 @@ from pytest_rwe.rules.name_index import (
     OutcomeIndex,
     Variant,
 )
-from pytest_rwe.rules.number_mentions import numbers_in
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
 from pytest_rwe.rules.outcome_places import (
     by_numbers,
     by_timepoint,
@@ -255,7 +255,15 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
     if not candidates:
         return []
     sentence_text = text[tokens[lo].start:tokens[hi - 1].end] if hi > lo else ""
-    written = numbers_in(sentence_text)
+    # the sentence's numbers tell rivals apart; most sentences have none, and reading a list
+    # sentence of hundreds of outcomes for them costs more than all its names
+    read: list[list[NumberMention]] = []
+
+    def written() -> list[NumberMention]:
+        if not read:
+            read.append(numbers_in(sentence_text))
+        return read[0]
+
     names = index.names
     merged: dict[tuple[float, tuple[int, ...]], list[Outcome]] = {}
     for strength, outcomes, positions in candidates:
@@ -279,7 +287,7 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
             if len({tuple(names[o.key]) for o in rivals}) == 1:
                 chosen = rivals  # one name at several timepoints
             elif len(rivals) > 1:
-                chosen = by_numbers(rivals, facts, written)
+                chosen = by_numbers(rivals, facts, written())
                 if len(chosen) != 1:
                     continue
         if index.qualifiers and any(o.key in index.qualifiers or index.bases.get(o.key) in
@@ -303,8 +311,8 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
                 continue
         if len(chosen) > 1:
             if values is None:
-                values = written_values(written)
-            chosen = (by_timepoint(chosen, values) or by_numbers(chosen, facts, written)
+                values = written_values(written())
+            chosen = (by_timepoint(chosen, values) or by_numbers(chosen, facts, written())
                       or chosen)
         consumed |= set(positions)
         start, end = tokens[positions[0]].start, tokens[positions[-1]].end
