@@ -112,19 +112,28 @@ def _segment_candidates(index: OutcomeIndex, tokens: Sequence[Token], lo: int, h
                    if all(w in present for w in strong) for n in group}
     else:
         numbers = {n for word in present for n in index.postings.get(word, ())}
-    out: list[_Candidate] = []
     # outcomes often share a variant's words (one base name for fifty subgroups): match each
-    # set of words once per segment, then give the matches to every outcome that has it
-    by_words: dict[tuple[tuple[str, ...], tuple[str, ...], bool], _Matches] = {}
+    # set of words once per segment, then give the matches to every outcome that has it; one
+    # candidate per (strength, positions), its outcomes in variant order, as _resolve merges
+    by_words: dict[tuple[tuple[str, ...], tuple[str, ...], bool],
+                   list[tuple[float, tuple[int, ...]]]] = {}
+    merged: dict[tuple[float, tuple[int, ...]], list[Outcome]] = {}
     for number in sorted(numbers):
         variant = index.variants[number]
         signature = (variant.strong, variant.weak, variant.part)
         found = by_words.get(signature)
         if found is None:
-            found = by_words[signature] = _variant_matches(variant, at, hi)
+            found = by_words[signature] = [(strength, tuple(matched)) for strength, matched
+                                           in _variant_matches(variant, at, hi)]
         outcome = index.outcomes[variant.key]
-        out += [(strength, [outcome], list(matched)) for strength, matched in found]
-    return out
+        for key in found:
+            outcomes = merged.get(key)
+            if outcomes is None:
+                merged[key] = [outcome]
+            else:
+                outcomes.append(outcome)
+    return [(strength, outcomes, list(positions))
+            for (strength, positions), outcomes in merged.items()]
 
 
 def _variant_matches(variant: Variant, at: dict[int, frozenset[str]], hi: int) -> _Matches:
