@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_rwe.calibrate_tables import format_by_origin, format_table
 from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.stats import confusion, fleiss_kappa
 from pytest_rwe.study import Study
@@ -173,8 +174,10 @@ def judge_labeled(items: Sequence[LabeledSummary], studies: Mapping[str, Study],
 class CriterionMetrics:
     """One rater (a juror or the jury) against the labels on one criterion.
 
-    ``n`` counts the labeled summaries, ``abstained`` those the rater did not score; the
-    shares and kappa are over the rest. A share is None when its denominator is empty.
+    ``n`` counts the labeled summaries; ``abstained`` those the rater answered without a
+    readable score, ``errors`` those it could not be asked about (for the jury: a juror of
+    it could not be asked); the shares and kappa are over the rest. A share is None when its
+    denominator is empty.
     """
 
     n: int
@@ -188,13 +191,14 @@ class CriterionMetrics:
     missed: int
     passed: int
     false_alarms: int
+    errors: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` form: exactly the documented keys."""
         return {"n": self.n, "accuracy": self.accuracy, "sensitivity": self.sensitivity,
                 "specificity": self.specificity, "kappa": self.kappa,
                 "kappa_ci": list(self.kappa_ci) if self.kappa_ci else None,
-                "abstained": self.abstained}
+                "abstained": self.abstained, "errors": self.errors}
 
 
 @dataclass(frozen=True)
@@ -209,12 +213,13 @@ class Calibration:
 
 
 def _metrics(labels: Sequence[int], predictions: Sequence[int | None], *, resamples: int,
-             seed: int | str) -> CriterionMetrics:
+             seed: int | str, errors: int = 0) -> CriterionMetrics:
     result = confusion(labels, predictions, resamples=resamples, seed=seed)
     ci = (result.kappa_ci.low, result.kappa_ci.high) if result.kappa_ci else None
     return CriterionMetrics(len(labels), result.accuracy, result.sensitivity,
-                            result.specificity, result.kappa, ci, result.abstained,
-                            result.caught, result.missed, result.passed, result.false_alarms)
+                            result.specificity, result.kappa, ci, result.abstained - errors,
+                            result.caught, result.missed, result.passed, result.false_alarms,
+                            errors)
 
 
 def _juror_score(verdict: Verdict, criterion: Criterion, juror: str) -> int | None:
@@ -226,9 +231,18 @@ def _juror_score(verdict: Verdict, criterion: Criterion, juror: str) -> int | No
     return None
 
 
+def _juror_error(verdict: Verdict, criterion: Criterion, juror: str | None = None) -> bool:
+    """A juror (``None``: any juror) could not be asked about this summary and criterion."""
+    return criterion in verdict.criteria and any(
+        score.error is not None for score in verdict[criterion].scores
+        if juror is None or score.juror == juror)
+
+
 def _jury_score(verdict: Verdict, criterion: Criterion, threshold: float) -> int | None:
     if criterion not in verdict.criteria or verdict[criterion].mean is None:
         return None  # every juror abstained: the jury gave no verdict
+    if _juror_error(verdict, criterion):
+        return None  # a jury short of a juror that could not be asked is not the jury
     return 1 if verdict[criterion].passes(threshold) else 0
 
 
@@ -261,11 +275,13 @@ def calibrate(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
         labels = [item.labels[criterion] for item, _ in rows]
         for juror in jurors:
             predictions = [_juror_score(v, criterion, juror) for _, v in rows]
-            per_juror[juror][criterion] = _metrics(labels, predictions, resamples=resamples,
-                                                   seed=f"{seed}:{criterion}")
+            per_juror[juror][criterion] = _metrics(
+                labels, predictions, resamples=resamples, seed=f"{seed}:{criterion}",
+                errors=sum(_juror_error(v, criterion, juror) for _, v in rows))
         jury_predictions = [_jury_score(v, criterion, limits[criterion]) for _, v in rows]
         jury[criterion] = _metrics(labels, jury_predictions, resamples=resamples,
-                                   seed=f"{seed}:{criterion}")
+                                   seed=f"{seed}:{criterion}",
+                                   errors=sum(_juror_error(v, criterion) for _, v in rows))
         ratings = [[_juror_score(v, criterion, j) for j in jurors] for _, v in rows]
         agreement[criterion] = fleiss_kappa(ratings).kappa if len(jurors) > 1 else None
     return Calibration(per_juror, jury, agreement, limits, len(items))
@@ -280,56 +296,11 @@ def to_json(result: Calibration) -> dict[str, Any]:
     }
 
 
-def _share(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
-def _kappa(metrics: CriterionMetrics) -> str:
-    if metrics.kappa is None:
-        return "n/a"
-    ci = f" [{metrics.kappa_ci[0]:.2f}, {metrics.kappa_ci[1]:.2f}]" if metrics.kappa_ci else ""
-    return f"{metrics.kappa:.3f}{ci}"
-
-
-def _rows(title: str, metrics: Mapping[Criterion, CriterionMetrics]) -> list[list[str]]:
-    rows = []
-    for criterion, m in metrics.items():
-        rows.append([title, criterion, str(m.n), _share(m.accuracy), _share(m.sensitivity),
-                     _share(m.specificity), _kappa(m), f"{m.caught}/{m.caught + m.missed}",
-                     str(m.false_alarms), str(m.abstained)])
-        title = ""
-    return rows
-
-
-def format_table(result: Calibration) -> str:
-    """A plain-text table: one block per juror, then the jury, then agreement."""
-    header = ["rater", "criterion", "n", "accuracy", "sensitivity", "specificity",
-              "kappa [95% CI]", "caught", "false alarms", "abstained"]
-    rows = [header]
-    for juror, metrics in result.jurors.items():
-        rows += _rows(juror, metrics)
-    limits = sorted(set(result.thresholds.values()))
-    shown = f"{limits[0]:g}" if len(limits) == 1 else "per criterion"
-    rows += _rows(f"jury (mean >= {shown})", result.jury)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
-                       for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
-             for row in rows]
-    lines.insert(1, "-" * len(lines[0]))
-    agreement = ", ".join(f"{c} {'n/a' if k is None else f'{k:.3f}'}"
-                          for c, k in result.agreement.items())
-    lines.append("")
-    lines.append(f"{result.summaries} labeled summaries; a 0 label (wrong) is the positive class: "
-                 "sensitivity = errors caught, specificity = correct summaries passed")
-    lines.append("agreement among jurors (Fleiss' kappa): "
-                 + (agreement if len(result.jurors) > 1 else "n/a (one juror)"))
-    return "\n".join(lines)
-
-
 def by_origin(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
               thresholds: Mapping[Criterion, float]) -> dict[str, dict[str, dict[str, int]]]:
     """The jury's verdicts counted per ``origin`` and criterion: ``n``, ``caught`` and
-    ``missed`` (label 0), ``passed`` and ``false_alarms`` (label 1), ``abstained``.
+    ``missed`` (label 0), ``passed`` and ``false_alarms`` (label 1), ``abstained``,
+    ``errors`` (a juror could not be asked).
 
     A labeled set built of several kinds of lines (mutation kinds, agreeing and
     contradicting twins) says here which kind a jury gets wrong.
@@ -340,36 +311,18 @@ def by_origin(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],
         for criterion, label in item.labels.items():
             cell = out.setdefault(item.origin or "(none)", {}).setdefault(criterion, {
                 "n": 0, "caught": 0, "missed": 0, "passed": 0, "false_alarms": 0,
-                "abstained": 0})
+                "abstained": 0, "errors": 0})
             cell["n"] += 1
             score = _jury_score(verdict, criterion, limits[criterion])
-            if score is None:
+            if _juror_error(verdict, criterion):
+                cell["errors"] += 1
+            elif score is None:
                 cell["abstained"] += 1
             elif label == 0:
                 cell["caught" if score == 0 else "missed"] += 1
             else:
                 cell["passed" if score == 1 else "false_alarms"] += 1
     return {origin: out[origin] for origin in sorted(out)}
-
-
-def format_by_origin(counts: Mapping[str, Mapping[str, Mapping[str, int]]]) -> str:
-    """A plain-text table of :func:`by_origin`."""
-    header = ["origin", "criterion", "n", "caught", "missed", "passed", "false alarms",
-              "abstained"]
-    rows = [header]
-    for origin, per in counts.items():
-        title = origin
-        for criterion, cell in per.items():
-            rows.append([title, criterion, str(cell["n"]), str(cell["caught"]),
-                         str(cell["missed"]), str(cell["passed"]), str(cell["false_alarms"]),
-                         str(cell["abstained"])])
-            title = ""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
-                       for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
-             for row in rows]
-    lines.insert(1, "-" * len(lines[0]))
-    return "\n".join(lines)
 
 
 def disagreements(items: Sequence[LabeledSummary], verdicts: Sequence[Verdict],

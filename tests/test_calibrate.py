@@ -24,7 +24,8 @@ from pytest_rwe.verdict import CRITERIA, Criterion, JurorScore, Verdict
 ROOT = Path(__file__).resolve().parent.parent
 STUDIES = ROOT / "cases" / "studies"
 STUDY = "legend_htn_hydrochlorothiazide_vs_chlorthalidone_kidney_liver"
-METRIC_KEYS = {"n", "accuracy", "sensitivity", "specificity", "kappa", "kappa_ci", "abstained"}
+METRIC_KEYS = {"n", "accuracy", "sensitivity", "specificity", "kappa", "kappa_ci", "abstained",
+               "errors"}
 
 GOOD = ("Hydrochlorothiazide (n=216,113) versus chlorthalidone (n=15,118): hydrochlorothiazide "
         "was associated with lower rates of acute renal failure (HR 0.70), chronic kidney "
@@ -319,6 +320,33 @@ def test_unreadable_llm_replies_are_abstentions(sample: Path, tmp_path: Path,
         # the jury is the juror that answered
         assert data["jury"][criterion] == data["jurors"]["builtin/rules"][criterion]
     assert "openai/gpt-4.1-mini abstained 15 time(s)" in captured.err
+
+
+def test_a_juror_that_cannot_be_asked_is_an_error_not_an_abstention(
+        sample: Path, tmp_path: Path, fake: FakeServer,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # every OpenAI call is refused (400, not retried): the juror could not be asked; the
+    # figures leave those summaries out, count them apart, and the command exits 1
+    fake.add_fault("status", provider="openai", status=400, times=-1)
+    code = main(["calibrate", str(sample), "--cases", str(STUDIES), "--jury",
+                 "openai/gpt-4.1-mini,builtin/rules", "--json", "--by-origin", "--store",
+                 str(tmp_path / "s"), "--resamples", "50"])
+    captured = capsys.readouterr()
+    assert code == 1
+    data = json.loads(captured.out)
+    for criterion in CRITERIA:
+        juror = data["jurors"]["openai/gpt-4.1-mini"][criterion]
+        assert (juror["errors"], juror["abstained"], juror["accuracy"]) == (5, 0, None)
+        rules = data["jurors"]["builtin/rules"][criterion]
+        assert (rules["errors"], rules["abstained"]) == (0, 0) and rules["accuracy"] is not None
+        # the jury short of a juror is not the jury: no verdict on those summaries
+        assert (data["jury"][criterion]["errors"], data["jury"][criterion]["accuracy"]) == (
+            5, None)
+    assert sum(cell["errors"] for per in data["by_origin"].values()
+               for cell in per.values()) == 15
+    assert "openai/gpt-4.1-mini could not be asked 15 time(s)" in captured.err
+    assert "abstained" not in captured.err
+    assert "exit status 1" in captured.err
 
 
 def test_cli_counts_per_origin(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:

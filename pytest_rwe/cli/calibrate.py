@@ -117,7 +117,8 @@ def _studies(folder: Path) -> tuple[dict[str, Study], list[str]]:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    """Run ``rwe calibrate``: 0 on success, 2 on bad input or unusable jurors."""
+    """Run ``rwe calibrate``: 0 on success, 1 when a juror could not be asked about some
+    summaries (the figures leave them out), 2 on bad input or unusable jurors."""
     try:
         settings = _settings(args)
         thresholds = parse_thresholds(args.threshold, "--threshold")
@@ -151,7 +152,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         engine.close()
     elapsed = time.perf_counter() - started
     result = calibrate(items, verdicts, jury, thresholds=thresholds, resamples=args.resamples)
-    _report_abstentions(verdicts)
+    errors = _report_abstentions(verdicts)
     print(f"{_PROG}: judged {len(items)} labeled summaries with {len(jury)} juror(s) in "
           f"{elapsed:.1f} s", file=sys.stderr)
     coverage = rules_coverage(items, studies) if RULES_JUROR in jury else None
@@ -183,6 +184,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 print(f"    {reason}", file=out)
             if row["note"]:
                 print(f"    label note: {row['note']}", file=out)
+    if errors:
+        # the figures leave those summaries out: a gate must not pass on a partial measure
+        print(f"{_PROG}: {errors} judgment(s) could not be made (see above); the figures leave "
+              "those summaries out (column 'juror errors'); exit status 1", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -202,15 +208,20 @@ def rules_coverage(items: list[LabeledSummary], studies: dict[str, Study]) -> di
             "share": grounded / claims if claims else None}
 
 
-def _report_abstentions(verdicts: list[Verdict]) -> None:
-    """Say why jurors abstained (a replay miss, a failed call): the first reason per juror."""
-    seen: dict[str, tuple[int, str]] = {}
+def _report_abstentions(verdicts: list[Verdict]) -> int:
+    """Say why jurors abstained (a replay miss, an unreadable reply) or could not be asked
+    (a failed call, a juror that raised): the first reason per juror and kind. Returns the
+    number of judgments that could not be made."""
+    seen: dict[tuple[str, bool], tuple[int, str]] = {}
     for verdict in verdicts:
         for criterion_verdict in verdict.criteria.values():
             for score in criterion_verdict.scores:
                 if score.score is None:
-                    count, reason = seen.get(score.juror, (0, score.explanation))
-                    seen[score.juror] = (count + 1, reason)
-    for juror, (count, reason) in seen.items():
-        print(f"{_PROG}: {juror} abstained {count} time(s); first reason: "
+                    kind = (score.juror, score.error is not None)
+                    count, reason = seen.get(kind, (0, score.error or score.explanation))
+                    seen[kind] = (count + 1, reason)
+    for (juror, error), (count, reason) in seen.items():
+        what = "could not be asked" if error else "abstained"
+        print(f"{_PROG}: {juror} {what} {count} time(s); first reason: "
               f"{redact(reason)[:300]}", file=sys.stderr)
+    return sum(count for (_, error), (count, _) in seen.items() if error)
