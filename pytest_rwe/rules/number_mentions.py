@@ -65,6 +65,13 @@ _UNIT_TAILS = frozenset({"mo", "mos", "m", "y", "yr", "yrs", "d", "w", "wk", "wk
                          "mg", "kg", "g", "ml", "mmhg", "k", "percent", "pct"})
 
 
+# compiled once: numbers_in tries these after every number of a summary (thousands of times
+# in a long one), where re's own cache lookup and flag handling cost more than the match
+_PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent|percentage)", re.IGNORECASE)
+_WORD_PERCENT_AFTER = re.compile(r"\s*(%|percent|per cent)", re.IGNORECASE)
+_SCALE_AFTER = re.compile(r"\s*(million|thousand|billion)\b", re.IGNORECASE)
+
+
 def _decimal_point(written: str) -> str:
     """The number as Python reads it: "1,234" is 1234, "0\u00b782" and "0,93" are decimals."""
     if "," in written and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:[.\u00b7]\d+)?", written):
@@ -97,9 +104,9 @@ def numbers_in(text: str) -> list[NumberMention]:
         start = match.start() if sign else match.start("num")
         end = match.end("num")
         after = text[end:end + 12]
-        is_percent = bool(re.match(r"\s*(%|percent|per cent|percentage)", after, re.IGNORECASE))
+        is_percent = bool(_PERCENT_AFTER.match(after))
         scale = 1.0
-        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
+        scale_match = _SCALE_AFTER.match(after)
         if scale_match:
             scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[scale_match.group(1).lower()]
         elif tail == "k":
@@ -123,9 +130,9 @@ def numbers_in(text: str) -> list[NumberMention]:
         else:
             value = _NUMBER_WORDS[match.group("word").lower()]
         after = text[match.end():match.end() + 12]
-        is_percent = bool(re.match(r"\s*(%|percent|per cent)", after, re.IGNORECASE))
+        is_percent = bool(_WORD_PERCENT_AFTER.match(after))
         hedged = bool(_HEDGE_RE.search(text[max(0, match.start() - 16):match.start()]))
-        scale_match = re.match(r"\s*(million|thousand|billion)\b", after, re.IGNORECASE)
+        scale_match = _SCALE_AFTER.match(after)
         scale = {"million": 1e6, "thousand": 1e3, "billion": 1e9}[
             scale_match.group(1).lower()] if scale_match else 1.0
         found.append(NumberMention(float(value), 0, Span(match.start(), match.end(),

@@ -13,6 +13,9 @@ from pytest_rwe.rules.number_reading import interrupted
 from pytest_rwe.rules.proportions import outcome_name, sentence_bounds
 from pytest_rwe.study import Study
 
+_NAME_THEN_BRACKET = re.compile(
+    r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*", re.IGNORECASE)
+
 
 def local_outcomes(analysis: Analysis, mention_starts: list[int], number: NumberMention
                     ) -> tuple[set[str], bool]:
@@ -54,8 +57,7 @@ def local_outcomes(analysis: Analysis, mention_starts: list[int], number: Number
     # bracket; not "death rates, and 20% fewer heart attacks (HR 0.80"
     sure = all(m.full and not interrupted(analysis, m) for m in segment)
     strict = bool(segment) and sure and bool(
-        re.fullmatch(r"\s*(?:(?!(?:and|or|vs|versus|than|but)\b)[\w-]+\s+){0,4}\([^()]*",
-                     analysis.text[segment[-1].span.end:number.span.start], re.IGNORECASE))
+        _NAME_THEN_BRACKET.fullmatch(analysis.text, segment[-1].span.end, number.span.start))
     return {m.outcome.key for m in chosen}, strict
 
 

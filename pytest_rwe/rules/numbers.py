@@ -97,6 +97,10 @@ _TIME_AFTER = re.compile(r"\s+(?:days?|weeks?|months?|years?)\b", re.IGNORECASE)
 _AT_BEFORE = re.compile(r"\b(?:at|by|after|within|and|or)\s+$", re.IGNORECASE)
 
 
+_N_EQUALS_BEFORE = re.compile(r"\bn\s*=\s*$", re.IGNORECASE)
+_SAME_KIND_GAP = re.compile(r"[\s,]*(?:and|or|to|,)?[\s,]*(?:p\s*[=<>]\s*)?", re.IGNORECASE)
+
+
 def _context(text: str, number: NumberMention, clause: Span | None) -> str:
     lo = clause.start if clause else 0
     if not number.decimals and (_TIME_ADJECTIVE.match(text, number.span.end) or (
@@ -113,7 +117,7 @@ def _context(text: str, number: NumberMention, clause: Span | None) -> str:
         # A closed parenthesis ends the label's reach: "(HR 1.27) and 10% higher ...".
         if (_GAP_RE.match(gap) or _TIME_GAP.fullmatch(gap)) and gap.count(")") <= gap.count("("):
             return "effect"
-    if re.search(r"\bn\s*=\s*$", before, re.IGNORECASE) or \
+    if _N_EQUALS_BEFORE.search(before) or \
             _SIZE_AFTER.match(text[number.span.end:number.span.end + 30]):
         return "size"
     return "plain"
@@ -152,8 +156,7 @@ def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[N
         span = clause[2] if clause else None
         context = _context(text, number, span)
         if previous is not None and context == "plain" and previous[1] in ("p", "effect") and \
-                re.fullmatch(r"[\s,]*(?:and|or|to|,)?[\s,]*(?:p\s*[=<>]\s*)?",
-                             text[previous[0].span.end:number.span.start], re.IGNORECASE):
+                _SAME_KIND_GAP.fullmatch(text, previous[0].span.end, number.span.start):
             context = previous[1]  # "HRs of 2.72 and 1.31", "p = 0.02 and 0.04"
         previous = (number, context)
         if accepted_anyway(text, number, span) and not _p_written_for_a_result(

@@ -239,12 +239,17 @@ def _alias_candidates(index: OutcomeIndex, text: str, tokens: Sequence[Token], l
     return out
 
 
+# matched at each name's end, in the text itself: a slice per mention copies the rest of a
+# long summary every time
+_DEFINED_AFTER = re.compile(r"\s*\(([A-Za-z][\w/\-]{0,11})\)")
+
+
 def _summary_aliases(index: OutcomeIndex, text: str, tokens: Sequence[Token],
                      mentions: list[Mention]) -> list[Mention]:
     """Abbreviations the summary defines right after a name: "... volume (Vd/Vt)"."""
     defined: dict[str, Outcome] = {}
     for mention in mentions:
-        match = re.match(r"\s*\(([A-Za-z][\w/\-]{0,11})\)", text[mention.span.end:])
+        match = _DEFINED_AFTER.match(text, mention.span.end)
         if match and sum(c.isupper() for c in match.group(1)) >= 2:
             defined.setdefault(match.group(1), mention.outcome)
     if not defined:
