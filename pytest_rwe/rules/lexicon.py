@@ -65,7 +65,7 @@ HARMS = re.compile(
     r"constipation|diarrh\w*|bloating|flatulence|itch\w*|irritation|dryness|wheez\w*|"
     r"exacerbation\w*|morbidit\w*|disabilit\w*|impairment|dysfunction|toxicity|tension|"
     r"anger|confusion|hostility|kinesiophobia|fear|worry|loneliness|negative\s+emotions?|"
-    r"ghosting)\b",
+    r"ghosting|dyskinesias?)\b",
     re.IGNORECASE)
 GOODS = re.compile(
     r"\b(?:survival|response|success\w*|satisfaction|quality\s+of\s+life|qol|efficacy|"
@@ -76,7 +76,8 @@ GOODS = re.compile(
     r"memory|cognition|cognitive|learning|endurance|oxygenation|saturation|healing|"
     r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence|"
     r"fev1|fvc|pefr?|lung\s+function|toleran\w*|tolerated|coordination|dexterity|vitality|"
-    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence)|pao2|spo2|vigou?r)\b",
+    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence)|pao2|spo2|vigou?r|"
+    r"ejection\s+fraction|recognition|component\s+summar(?:y|ies))\b",
     re.IGNORECASE)
 # "lived longer", "survived longer": better survival, less death
 LIVED = words("lived survived live survive")

@@ -20,3 +20,29 @@ def test_a_comparative_change_from_baseline_sets_the_groups_apart() -> None:
                  "group (p = 0.002).", "lower") == (1, 1)
     assert twins("itch scores", "A marked reduction from baseline in itch scores was seen in "
                  "the drug A group (p = 0.002).", "lower") == (1, 1)
+
+
+def test_the_good_side_of_ejection_fraction_recognition_and_component_summaries() -> None:
+    """Valence words take a side for outcomes whose good side is known: a higher ejection
+    fraction, better recognition, a higher component summary score (SF-36) are better."""
+    assert twins("left ventricular ejection fraction", "Drug A improved left ventricular "
+                 "ejection fraction compared with placebo (p = 0.01).", "higher") == (1, 0)
+    assert twins("recognition of angry faces", "Drug A significantly impaired the "
+                 "recognition of angry faces compared with placebo (p < 0.01).",
+                 "lower") == (1, 0)
+    assert twins("mental component summary", "The mental component summary was better "
+                 "with drug A than with placebo (p = 0.03).", "higher") == (1, 0)
+    # "improved" with no side stated stays unjudged
+    assert twins("left ventricular ejection fraction", "Left ventricular ejection fraction "
+                 "improved in both groups (p = 0.01).", "higher") == (1, 1)
+
+
+def test_the_absence_of_a_qualified_harm_is_good() -> None:
+    """"time without troublesome dyskinesia": a harm that is absent, even with a word
+    qualifying it, makes the outcome a good one; "non-" before a qualifier does not
+    ("non-fatal dyskinesia" would still be a harm)."""
+    text = ("The improvement in time without troublesome dyskinesia was significantly greater "
+            "with drug A than with placebo (p = 0.004).")
+    assert twins("time without troublesome dyskinesia", text, "higher") == (1, 0)
+    assert twins("episodes of dyskinesia", "Episodes of dyskinesia improved significantly "
+                 "more with drug A than with placebo (p = 0.004).", "lower") == (1, 0)
