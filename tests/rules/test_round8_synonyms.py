@@ -46,3 +46,15 @@ def test_the_absence_of_a_qualified_harm_is_good() -> None:
     assert twins("time without troublesome dyskinesia", text, "higher") == (1, 0)
     assert twins("episodes of dyskinesia", "Episodes of dyskinesia improved significantly "
                  "more with drug A than with placebo (p = 0.004).", "lower") == (1, 0)
+
+
+def test_a_group_named_with_after_the_compared_side_bears_the_direction() -> None:
+    """"X was longer versus placebo with drug A": the group after "with" bears the direction,
+    the one after "versus" is compared against; "in" is left alone, since it qualifies the
+    compared side too ("compared with patients in the placebo group")."""
+    text = ("The time to first rescue analgesia was significantly longer versus placebo with "
+            "drug A (p = 0.01).")
+    assert twins("time to first rescue analgesia", text, "higher") == (1, 0)
+    swapped = ("The time to first rescue analgesia was significantly shorter versus drug A "
+               "with placebo (p = 0.01).")
+    assert twins("time to first rescue analgesia", swapped, "higher") == (1, 0)
