@@ -58,3 +58,29 @@ def test_a_group_named_with_after_the_compared_side_bears_the_direction() -> Non
     swapped = ("The time to first rescue analgesia was significantly shorter versus drug A "
                "with placebo (p = 0.01).")
     assert twins("time to first rescue analgesia", swapped, "higher") == (1, 0)
+
+
+def test_a_pain_scale_names_the_one_outcome_of_pain() -> None:
+    """"VAS scores were lower with A" for "pain intensity": a pain scale names the study's one
+    outcome of pain; not when the scale is said to measure something else."""
+    text = "VAS scores were significantly lower with drug A than with placebo (p = 0.002)."
+    assert twins("pain intensity", text, "lower") == (1, 0)
+    assert twins("pain intensity", text.replace("VAS", "Numerical rating scale"),
+                 "lower") == (1, 0)
+    assert twins("pain intensity", "Nausea VAS scores were significantly lower with drug A "
+                 "than with placebo (p = 0.002).", "lower") == (1, 1)
+    assert twins("pain intensity", "The VAS for nausea was significantly lower with drug A "
+                 "than with placebo (p = 0.002).", "lower") == (1, 1)
+
+
+def test_a_word_of_length_said_of_a_stay_names_its_length() -> None:
+    """"hospitalization was shorter with A" for "length of hospital stay": a word of length
+    said of the stay names the stay's length; "hospitalization was less frequent" is about
+    admissions, and is left alone."""
+    assert twins("length of hospital stay", "Hospitalization was significantly shorter with "
+                 "drug A than with placebo (p = 0.01).", "lower") == (1, 0)
+    assert twins("length of hospital stay", "Patients on drug A were hospitalized for a "
+                 "significantly shorter time than those on placebo (p = 0.01).",
+                 "lower") == (1, 0)
+    assert twins("length of hospital stay", "Hospitalization was significantly less frequent "
+                 "with drug A than with placebo (p = 0.01).", "lower") == (1, 1)
