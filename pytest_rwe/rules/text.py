@@ -96,6 +96,9 @@ _SYNONYMS: dict[str, str] = {
     "thromboembol": "thromboembolism", "venou": "venous", "blocker": "blocker",
     "inhibitor": "inhibitor", "visit": "visit", "encount": "visit", "flare": "flare",
     "alone": "only", "solely": "only", "annual": "year", "annually": "year", "yearly": "year",
+    # the adjective of a symptom names it: "less anxious" is less anxiety
+    "anxiou": "anxiety", "nauseou": "nausea", "nauseat": "nausea", "painful": "pain",
+    "dizzy": "dizzi", "itchy": "itch", "sleepy": "sleepi", "drowsy": "drowsi",
 }
 _SUFFIXES = ("ically", "ations", "ation", "ities", "ally", "ness", "ity", "ing", "ies", "ied",
              "ers", "ed", "es", "er", "s", "ly", "al", "e")

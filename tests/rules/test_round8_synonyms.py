@@ -84,3 +84,16 @@ def test_a_word_of_length_said_of_a_stay_names_its_length() -> None:
                  "lower") == (1, 0)
     assert twins("length of hospital stay", "Hospitalization was significantly less frequent "
                  "with drug A than with placebo (p = 0.01).", "lower") == (1, 1)
+
+
+def test_the_adjective_of_a_symptom_names_it() -> None:
+    """"less anxious", "less nauseated", "less dizzy", "less painful": the adjective of a
+    symptom names the symptom, so its comparative states the outcome's direction."""
+    assert twins("anxiety", "Patients on drug A were significantly less anxious than those "
+                 "on placebo (p = 0.003).", "lower") == (1, 0)
+    assert twins("postoperative nausea", "Patients on drug A were significantly less "
+                 "nauseated than those on placebo (p = 0.003).", "lower") == (1, 0)
+    assert twins("dizziness", "Patients on drug A were significantly more dizzy than those "
+                 "on placebo (p = 0.003).", "higher") == (1, 0)
+    assert twins("pain on injection", "Injection was significantly less painful with drug A "
+                 "than with placebo (p = 0.003).", "lower") == (1, 0)
