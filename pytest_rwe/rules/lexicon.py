@@ -32,7 +32,8 @@ better worse improved improvement improvements improves improve improving superi
 faster slower benefit benefits beneficial benefited worsened worsening deteriorated
 deterioration favourable favorable unfavourable unfavorable impaired impairment
 quicker delayed accelerated stronger weaker poorer poor greater-than-expected outperformed
-outperform outperforms advantage advantages favour favor favouring favoring
+outperform outperforms advantage advantages favour favor favouring favoring favoured favored
+favours favors
 """)
 # A change within one group ("from baseline", "before and after", "from 16 to 25") says
 # nothing of the other group: in a two-group study it is not a comparison.
@@ -46,7 +47,7 @@ WITHIN_GROUP = re.compile(
 GOOD = words("better improved improvement improvements improves improve improving superior "
              "benefit benefits beneficial benefited favourable favorable lived survived live "
              "survive outperformed outperform outperforms advantage advantages favour favor "
-             "favouring favoring")
+             "favouring favoring favoured favored favours favors")
 BAD = words("worse worsened worsening deteriorated deterioration poorer poor inferior "
             "unfavourable unfavorable impaired impairment")
 # What "better" means for an outcome: less of a harm, more of a good. A name with words of

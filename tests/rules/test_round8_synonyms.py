@@ -97,3 +97,14 @@ def test_the_adjective_of_a_symptom_names_it() -> None:
                  "on placebo (p = 0.003).", "higher") == (1, 0)
     assert twins("pain on injection", "Injection was significantly less painful with drug A "
                  "than with placebo (p = 0.003).", "lower") == (1, 0)
+
+
+def test_favoured_names_the_better_side() -> None:
+    """"X favoured drug A over placebo": the group after "favoured" is the better side, the
+    one after "over" the worse, whatever order they are written in."""
+    assert twins("quality of life", "Quality of life significantly favoured drug A over "
+                 "placebo (p = 0.002).", "higher") == (1, 0)
+    assert twins("pain intensity", "Pain intensity significantly favoured drug A over "
+                 "placebo (p = 0.002).", "lower") == (1, 0)
+    assert twins("pain intensity", "Pain intensity significantly favoured placebo over "
+                 "drug A (p = 0.002).", "higher") == (1, 0)
