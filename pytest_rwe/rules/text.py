@@ -80,6 +80,10 @@ _EXPANSIONS: dict[str, tuple[str, ...]] = {
     "inhibitor"), "arb": ("angiotensin", "receptor", "blocker"),
     "ccb": ("calcium", "channel", "blocker"), "hctz": ("hydrochlorothiazide",),
     "cud": ("cannabis", "use", "disorder"),
+    # trial reports' own abbreviations of common outcomes
+    "ponv": ("postoperative", "nausea", "and", "vomiting"), "qol": ("quality", "of", "life"),
+    "hrqol": ("health", "related", "quality", "of", "life"), "bmi": ("body", "mass", "index"),
+    "pfs": ("progression", "free", "survival"), "dfs": ("disease", "free", "survival"),
 }
 # Single-word synonyms mapped to one canonical word (after stemming).
 _SYNONYMS: dict[str, str] = {

@@ -108,3 +108,11 @@ def test_favoured_names_the_better_side() -> None:
                  "placebo (p = 0.002).", "lower") == (1, 0)
     assert twins("pain intensity", "Pain intensity significantly favoured placebo over "
                  "drug A (p = 0.002).", "higher") == (1, 0)
+
+
+def test_trial_reports_own_abbreviations_of_outcomes() -> None:
+    """"PONV", "BMI": abbreviations trial reports use for common outcomes name them."""
+    assert twins("incidence of postoperative nausea and vomiting", "PONV was significantly "
+                 "less frequent with drug A than with placebo (p = 0.001).", "lower") == (1, 0)
+    assert twins("body mass index", "BMI was significantly lower with drug A than with "
+                 "placebo (p = 0.001).", "lower") == (1, 0)
