@@ -15,7 +15,7 @@ from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.group_values import GroupValues
 from pytest_rwe.rules.text import Token
 
-__all__ = ["changed_by"]
+__all__ = ["changed_by", "compared_change"]
 
 _CHANGE_NOUNS = frozenset(["reduction", "reductions", "decrease", "decreases", "decline",
                            "fall", "drop", "increase", "increases", "rise", "gain", "loss"])
@@ -39,3 +39,16 @@ def changed_by(tokens: Sequence[Token], cue: Cue, values: GroupValues | None) ->
         return None
     larger = values.intervention > values.control
     return cue.kind if larger else ("lower" if cue.kind == "higher" else "higher")
+
+
+# comparatives of a change's size: "marked" is not one ("a marked fall from baseline in A")
+_COMPARATIVES = frozenset(["greater", "larger", "bigger", "more", "steeper", "smaller", "less"])
+
+
+def compared_change(tokens: Sequence[Token], cue: Cue) -> bool:
+    """"greater reductions from baseline in X were seen in the A group": a change noun after a
+    comparative of its size sets one group's change against the other's, so "from baseline"
+    does not make it a change within one group."""
+    return cue.start > 0 and cue.kind in ("higher", "lower") and \
+        tokens[cue.start].text.lower() in _CHANGE_NOUNS | {"improvement", "improvements"} and \
+        tokens[cue.start - 1].text.lower() in _COMPARATIVES

@@ -21,6 +21,10 @@ __all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "c
 
 _ABSENCE = re.compile(r"\b(?:lack|absence|free|freedom|without|no|non)[\s-]*(?:of|from)?[\s-]*$",
                       re.IGNORECASE)
+# "without troublesome dyskinesia", "free of severe pain": one word may qualify the harm that
+# is absent ("non-" only ever stands right before it: "non-fatal bleeding" is a harm)
+_ABSENCE_QUALIFIED = re.compile(r"\b(?:lack\s+of|absence\s+of|free\s+(?:of|from)|freedom\s+"
+                                r"from|without)\s+[a-z]+\s+$", re.IGNORECASE)
 
 
 def polarity(name: str, word: str) -> str | None:
@@ -35,7 +39,8 @@ def polarity(name: str, word: str) -> str | None:
     harm = benefit = False
     for match in lexicon.HARMS.finditer(name):
         # "lack-of-ghosting", "free of pain", "without relapse": the absence of a harm is good
-        if _ABSENCE.search(name[max(0, match.start() - 16):match.start()]):
+        if _ABSENCE.search(name[max(0, match.start() - 16):match.start()]) or \
+                _ABSENCE_QUALIFIED.search(name[max(0, match.start() - 36):match.start()]):
             benefit = True
         else:
             harm = True

@@ -32,7 +32,8 @@ better worse improved improvement improvements improves improve improving superi
 faster slower benefit benefits beneficial benefited worsened worsening deteriorated
 deterioration favourable favorable unfavourable unfavorable impaired impairment
 quicker delayed accelerated stronger weaker poorer poor greater-than-expected outperformed
-outperform outperforms advantage advantages favour favor favouring favoring
+outperform outperforms advantage advantages favour favor favouring favoring favoured favored
+favours favors
 """)
 # A change within one group ("from baseline", "before and after", "from 16 to 25") says
 # nothing of the other group: in a two-group study it is not a comparison.
@@ -46,7 +47,7 @@ WITHIN_GROUP = re.compile(
 GOOD = words("better improved improvement improvements improves improve improving superior "
              "benefit benefits beneficial benefited favourable favorable lived survived live "
              "survive outperformed outperform outperforms advantage advantages favour favor "
-             "favouring favoring")
+             "favouring favoring favoured favored favours favors")
 BAD = words("worse worsened worsening deteriorated deterioration poorer poor inferior "
             "unfavourable unfavorable impaired impairment")
 # What "better" means for an outcome: less of a harm, more of a good. A name with words of
@@ -65,7 +66,7 @@ HARMS = re.compile(
     r"constipation|diarrh\w*|bloating|flatulence|itch\w*|irritation|dryness|wheez\w*|"
     r"exacerbation\w*|morbidit\w*|disabilit\w*|impairment|dysfunction|toxicity|tension|"
     r"anger|confusion|hostility|kinesiophobia|fear|worry|loneliness|negative\s+emotions?|"
-    r"ghosting)\b",
+    r"ghosting|dyskinesias?)\b",
     re.IGNORECASE)
 GOODS = re.compile(
     r"\b(?:survival|response|success\w*|satisfaction|quality\s+of\s+life|qol|efficacy|"
@@ -76,7 +77,8 @@ GOODS = re.compile(
     r"memory|cognition|cognitive|learning|endurance|oxygenation|saturation|healing|"
     r"continence|fitness|self-?esteem|confidence|empowerment|coping|literacy|competence|"
     r"fev1|fvc|pefr?|lung\s+function|toleran\w*|tolerated|coordination|dexterity|vitality|"
-    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence)|pao2|spo2|vigou?r)\b",
+    r"walk\w*\s+distance|sense\s+of\s+(?:agency|community|coherence)|pao2|spo2|vigou?r|"
+    r"ejection\s+fraction|recognition|component\s+summar(?:y|ies))\b",
     re.IGNORECASE)
 # "lived longer", "survived longer": better survival, less death
 LIVED = words("lived survived live survive")

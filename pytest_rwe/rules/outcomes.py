@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from pytest_rwe.rules.abbreviations import alias_key, code_like
+from pytest_rwe.rules.measure_names import measure_mentions
 from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.name_index import (
     Mention,
@@ -198,7 +199,7 @@ def find_mentions(study: Study, index: OutcomeIndex, facts: Mapping[str, Fact], 
         if index.qualifiers and found:
             found += qualifier_mentions(index, text, tokens, lo, hi, found)
         mentions += found
-    return _summary_aliases(index, text, tokens, mentions)
+    return measure_mentions(study, text, tokens, _summary_aliases(index, text, tokens, mentions))
 
 
 _WORD = re.compile(r"[^\W\d_][\w/\-\u2010]*")

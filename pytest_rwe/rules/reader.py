@@ -18,7 +18,7 @@ from pytest_rwe.rules.antecedents import (
     pronoun_antecedent,
     subject_pronoun,
 )
-from pytest_rwe.rules.change_sizes import changed_by
+from pytest_rwe.rules.change_sizes import changed_by, compared_change
 from pytest_rwe.rules.claim_parts import (
     attach,
     referred_significance,
@@ -211,9 +211,10 @@ class Reader:
         """"X decreased from 28 to 9 in the A group", "a significant difference before and
         after training": a change over time in one group (in a case series, the claim
         itself)."""
-        if self.study.design == "case_series" or any(r.comparison for r in refs):
-            return False
         tokens = self.analysis.tokens
+        if self.study.design == "case_series" or any(r.comparison for r in refs) or \
+                compared_change(tokens, cue):
+            return False
         seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
         stretch = self.analysis.text[tokens[seg_lo].start:tokens[min(hi, seg_hi + 8) - 1].end]
         return bool(lexicon.WITHIN_GROUP.search(stretch))

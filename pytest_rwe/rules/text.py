@@ -80,6 +80,10 @@ _EXPANSIONS: dict[str, tuple[str, ...]] = {
     "inhibitor"), "arb": ("angiotensin", "receptor", "blocker"),
     "ccb": ("calcium", "channel", "blocker"), "hctz": ("hydrochlorothiazide",),
     "cud": ("cannabis", "use", "disorder"),
+    # trial reports' own abbreviations of common outcomes
+    "ponv": ("postoperative", "nausea", "and", "vomiting"), "qol": ("quality", "of", "life"),
+    "hrqol": ("health", "related", "quality", "of", "life"), "bmi": ("body", "mass", "index"),
+    "pfs": ("progression", "free", "survival"), "dfs": ("disease", "free", "survival"),
 }
 # Single-word synonyms mapped to one canonical word (after stemming).
 _SYNONYMS: dict[str, str] = {
@@ -96,6 +100,9 @@ _SYNONYMS: dict[str, str] = {
     "thromboembol": "thromboembolism", "venou": "venous", "blocker": "blocker",
     "inhibitor": "inhibitor", "visit": "visit", "encount": "visit", "flare": "flare",
     "alone": "only", "solely": "only", "annual": "year", "annually": "year", "yearly": "year",
+    # the adjective of a symptom names it: "less anxious" is less anxiety
+    "anxiou": "anxiety", "nauseou": "nausea", "nauseat": "nausea", "painful": "pain",
+    "dizzy": "dizzi", "itchy": "itch", "sleepy": "sleepi", "drowsy": "drowsi",
 }
 _SUFFIXES = ("ically", "ations", "ation", "ities", "ally", "ness", "ity", "ing", "ies", "ied",
              "ers", "ed", "es", "er", "s", "ly", "al", "e")
