@@ -1,7 +1,6 @@
 """The clause reader: the claims one clause makes, each tied to an outcome and a group side.
 
-Used by :func:`pytest_rwe.rules.claims.analyze`, which cuts the summary into clauses and finds
-the names and groups first.
+Used by :func:`pytest_rwe.rules.claims.analyze`, which finds clauses, names and groups first.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from pytest_rwe.rules.compared_values import (
     compared_values,
     contrasted_values,
     first_values,
-    listed_values,
     ordered_values,
     parallel_values,
 )
@@ -49,6 +47,7 @@ from pytest_rwe.rules.loose import loose_claim
 from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
+from pytest_rwe.rules.respectively import respective_values, within_group
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.stated_difference import stated_difference
@@ -337,13 +336,14 @@ class Reader:
                     first_values(tokens, own, lo, hi, times, excluded) or \
                     compared_values(tokens, own, lo, hi, self.in_names) or \
                     parallel_values(tokens, own, lo, hi, self.in_names) or \
-                    ordered_values(tokens, own, lo, hi) or listed_values(
-                        tokens, own, lo, hi) or values_then_groups(tokens, own, lo, hi) or \
-                    zero_values(tokens, own, lo, hi) or event_counts(tokens, own, lo, hi)
+                    ordered_values(tokens, own, lo, hi) or respective_values(
+                        tokens, own, lo, hi, excluded) or values_then_groups(
+                        tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
+                    event_counts(tokens, own, lo, hi)
             values = self.values[lo, hi, times]
             # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
             # change over time, not the two groups' values
-            if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
+            if values is not None and not within_group(span.quote):
                 start, end = tokens[values.start].start, tokens[values.end].end
                 # values with no test ("85.9% with B compared to 98.4% with A") state a side,
                 # not a difference: judged only against a significant result

@@ -1,0 +1,93 @@
+"""builtin/rules, issue 14 round 8: values listed for several groups or arms ("respectively"
+lists, "A vs B was x vs y"), read with invented outcomes and groups; and the words of a
+statistical interaction term, which name no group."""
+
+from __future__ import annotations
+
+from twin_studies import one_outcome, twins
+
+from pytest_rwe.rules import analyze
+from pytest_rwe.rules.interaction_terms import interaction_terms
+from pytest_rwe.rules.respectively import value_runs
+from pytest_rwe.rules.text import tokenize
+
+READ = (1, 0)  # the agreeing twin passes, the contradicting one is caught
+UNREAD = (1, 1)  # no side read: neither twin is flagged
+
+
+def test_negative_values_of_a_respectively_list_are_read_with_their_sign() -> None:
+    """"-12.4 and -3.1 ... respectively": the minus sign of the second value belongs to it,
+    not to the words between the two values."""
+    text = ("The mean change in fasting glucose was -12.4 and -3.1 mg/dl in the drug A and "
+            "placebo groups, respectively (P = 0.01).")
+    assert twins("fasting glucose", text, "lower") == READ
+    assert twins("fasting glucose", text.replace("-12.4 and -3.1", "-3.1 and -12.4"),
+                 "higher") == READ
+
+
+def test_values_in_declared_order_may_carry_a_bracketed_interval() -> None:
+    """"A vs B was 2 (1; 4) cm vs -2 (-3; 0) cm": the first value's interquartile range in
+    brackets stands between the two values and is not a word of the sentence."""
+    text = ("The median change in hip girth with drug A vs placebo was 2 (1; 4) cm vs "
+            "\u22122 (\u22123; 0) cm, respectively, P = 0.01.")
+    assert twins("hip girth", text, "higher") == READ
+
+
+def test_role_words_sharing_one_group_noun_name_both_groups() -> None:
+    """"in the treatment and control arm, respectively": "treatment" shares "arm" with
+    "control", so it names the intervention's arm; the order of the two decides."""
+    text = ("The mean change in tumour grade was -18.5% and -4.0% in the treatment and control "
+            "arm, respectively (P = 0.02).")
+    assert twins("tumour grade", text, "lower") == READ
+    assert twins("tumour grade", text.replace("treatment and control", "control and treatment"),
+                 "higher") == READ
+
+
+def test_one_groups_value_against_a_run_of_the_other_groups_arms() -> None:
+    """"+0.4 for placebo compared with -5.2, -6.8 and -9.1 for tirelzumab 10, 20 and 40 mg,
+    respectively": every dose's value lies below the control's, so the intervention is lower;
+    "change from baseline" names the measure compared, not a change within one group."""
+    groups = {"intervention": "tirelzumab 10, 20 or 40 mg", "control": "placebo"}
+    text = ("At week 24, mean changes from baseline in fasting glucose were +0.4 mg/dl for "
+            "placebo compared with -5.2, -6.8 and -9.1 mg/dl for tirelzumab 10, 20 and 40 mg, "
+            "respectively.")
+    assert twins("fasting glucose", text, "lower", **groups) == READ
+    # one dose above the control and the others below: the runs give no side
+    study = one_outcome("fasting glucose", "-4.1 (-6.0, -2.2)", **groups)
+    straddling = analyze(study, text.replace("-6.8", "+1.1"))
+    doses = frozenset({10.0, 20.0, 40.0})  # the description's numbers are no values
+    ends = len(straddling.tokens)
+    assert value_runs(straddling.tokens, straddling.groups, 0, ends, doses) is None
+    plain = analyze(study, text)
+    assert value_runs(plain.tokens, plain.groups, 0, len(plain.tokens), doses) is not None
+
+
+def test_two_values_for_each_of_two_groups_are_read_when_every_pairing_agrees() -> None:
+    """"80.2, 61.5 and 70.3, 48.9% in groups A and B, respectively": whether the list gives
+    A's two values first or pairs them by time point, A is higher; a list whose two readings
+    disagree is not read. The numbers of the outcome's name ("1- and 3-year") are not values."""
+    groups = {"intervention": "drug A (group A)", "control": "placebo (group B)"}
+    text = ("The 1- and 3-year event-free rates were 80.2, 61.5 and 70.3, 48.9% in groups A "
+            "and B, respectively (P = 0.003).")
+    assert twins("event-free rate", text, "higher", **groups) == READ
+    # in blocks A = (50.2, 60.5) against B = (40.3, 55.9): higher; paired by time point
+    # A = (50.2, 40.3) against B = (60.5, 55.9): lower
+    ambiguous = text.replace("80.2, 61.5 and 70.3, 48.9", "50.2, 60.5 and 40.3, 55.9")
+    assert twins("event-free rate", ambiguous, "higher", **groups) == UNREAD
+
+
+def test_an_interaction_term_names_no_group() -> None:
+    """"a significant group-by-time interaction", "group x time": the words of a model's
+    term, with its qualifier, are no group reference (a group whose description says "times
+    per week" is not named by "time")."""
+    tokens = tokenize("A significant group-by-time interaction was seen; the group \u00d7 time "
+                      "interaction was not, nor the time effect.")
+    found = {tokens[p].text for p in interaction_terms(tokens)}
+    assert found == {"significant", "group", "-", "by", "time", "interaction", "\u00d7"}
+    assert not {p for p in interaction_terms(tokens) if tokens[p].text == "effect"}
+    groups = {"intervention": "training three times per week",
+              "control": "training two times per week"}
+    text = ("A significant group-by-time interaction (P < 0.01) was seen only for knee "
+            "extension, in which G3 showed a larger increase than G2 (+14.1% and +2.9%, "
+            "respectively).")
+    assert twins("knee extension", text, "higher", **groups) == READ
