@@ -17,6 +17,7 @@ from pytest_rwe.rules.antecedents import (
     pronoun_antecedent,
     subject_pronoun,
 )
+from pytest_rwe.rules.change_pairs import changes_claim
 from pytest_rwe.rules.change_sizes import changed_by
 from pytest_rwe.rules.claim_parts import (
     attach,
@@ -341,8 +342,7 @@ class Reader:
                         tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
                     event_counts(tokens, own, lo, hi)
             values = self.values[lo, hi, times]
-            # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
-            # change over time, not the two groups' values
+            # "X improved from 0.75 to 0.92 in A, but not in C": changes, not the groups' values
             if values is not None and not within_group(span.quote):
                 start, end = tokens[values.start].start, tokens[values.end].end
                 # values with no test ("85.9% with B compared to 98.4% with A") state a side,
@@ -396,10 +396,10 @@ class Reader:
         # "X rose from baseline in A, but not in B": the change within A sets A against B
         changed = contrasted_change(tokens, self._refs(*analysis.sentence_of(span.start))) \
             if self._within_one_group(cue, lo, hi, refs) else ""
-        if changed is None:
-            return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
-                         baseline, cue.hedged, grounded=False,
-                         reason="a change within one group, not a comparison")
+        if changed is None:  # unless each group's change is given ("from a to b in A ... B")
+            return changes_claim(analysis, mention, span, baseline) or Claim(
+                mention.outcome, mention, span, cue.kind, cue_span, significant, False, baseline,
+                cue.hedged, grounded=False, reason="a change within one group, not a comparison")
         side = Side(changed, True) if changed else orientation(
             tokens, refs, cue, lo, hi, self.topic, self.study.design, self._between(cue))
         if side.reason == UNKNOWN_GROUP:

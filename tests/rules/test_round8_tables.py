@@ -91,3 +91,33 @@ def test_an_interaction_term_names_no_group() -> None:
             "extension, in which G3 showed a larger increase than G2 (+14.1% and +2.9%, "
             "respectively).")
     assert twins("knee extension", text, "higher", **groups) == READ
+
+
+def test_each_groups_change_over_time_sets_the_groups_against_each_other() -> None:
+    """"in A, X fell from 47.2 to 36.1 ...; in B, X fell only slightly from 41.8 to 37.7": A
+    ends lower and fell more, so A is lower; a change read alone would be within one group."""
+    text = ("In the drug A group, the pain score decreased significantly from 47.2 \u00b1 14.0 "
+            "to 36.1 \u00b1 16.5 (p < 0.001), compared to baseline. In contrast, the pain score "
+            "of the placebo group decreased only slightly from 41.8 \u00b1 16.3 to 37.7 \u00b1 "
+            "17.2 (p = 0.08).")
+    assert twins("pain score", text, "lower") == READ
+    # A ends higher (40 > 35) yet fell more: the two readings disagree, no side
+    assert twins("pain score", text.replace("36.1", "40.0").replace("41.8", "30.0").replace(
+        "37.7", "35.0"), "lower") == UNREAD
+
+
+def test_a_change_is_owned_by_the_group_named_right_after_it() -> None:
+    """"(from 380 to 373 m in the placebo group and from 373 to 500 m in the drug A group)":
+    the group after each change is its owner, not the group named before the bracket."""
+    text = ("The walking distance improved in the drug A group (from 380 \u00b1 44 to 373 "
+            "\u00b1 47 m in the placebo group and from 373 \u00b1 62 to 500 \u00b1 68 m in the "
+            "drug A group, p < 0.001).")
+    assert twins("walking distance", text, "higher") == READ
+
+
+def test_a_range_of_values_is_no_change() -> None:
+    """"varied from 51 to 52 with A and from 100 to 108 with placebo" gives ranges of values,
+    not changes over time: no side is read from them."""
+    text = ("The heat loss increased over the night, varying from 51 to 52 with drug A and "
+            "from 100 to 108 with placebo (P < 0.01).")
+    assert twins("heat loss", text, "lower") == UNREAD
