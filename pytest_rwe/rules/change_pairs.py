@@ -31,6 +31,7 @@ class _Change:
     end: int  # the final value's token
     before: float
     after: float
+    paired: bool = False  # "a and b before and after (treatment with A)": ``end`` at "after"
 
 
 def _number(tokens: Sequence[Token], pos: int) -> float | None:
@@ -73,6 +74,33 @@ def _changes(tokens: Sequence[Token], lo: int, hi: int, named: set[int]) -> list
         if last is None or before is None or after is None:
             continue
         out.append(_Change(pos, last, before, after))
+    return out + _before_after(tokens, lo, hi)
+
+
+def _value_ending(tokens: Sequence[Token], pos: int, lo: int) -> int | None:
+    """The value whose written form (with its SD, "4.3 \u00b1 1.2") ends at ``pos``."""
+    if pos - 2 >= lo and tokens[pos - 1].text == "\u00b1" and tokens[pos].is_number:
+        pos -= 2
+    return pos if pos >= lo and _number(tokens, pos) is not None else None
+
+
+def _before_after(tokens: Sequence[Token], lo: int, hi: int) -> list[_Change]:
+    """Every "a (\u00b1 sd) and b (\u00b1 sd) before and after ..." from ``lo`` to ``hi``."""
+    out: list[_Change] = []
+    for pos in range(lo + 3, hi - 2):
+        if [t.text.lower() for t in tokens[pos:pos + 3]] != ["before", "and", "after"]:
+            continue
+        second = _value_ending(tokens, pos - 1, lo)
+        if second is None:
+            continue
+        joint = second - 1 - (tokens[second - 1].text in _SIGNS)
+        first = _value_ending(tokens, joint - 1, lo) if tokens[joint].text.lower() == "and" \
+            else None
+        if first is None:
+            continue
+        before, after = _number(tokens, first), _number(tokens, second)
+        if before is not None and after is not None:
+            out.append(_Change(first, pos + 2, before, after, paired=True))
     return out
 
 
@@ -80,6 +108,9 @@ def _owner(tokens: Sequence[Token], change: _Change, refs: Sequence[GroupRef], l
            ) -> str | None:
     """The group a change belongs to: one named right after it ("... 500 m to controls", "...
     to 36.1 in group A"), else the last named before it in its sentence."""
+    if change.paired:  # "before and after treatment by A": the group named just after
+        named = [r for r in refs if change.end < r.position <= change.end + 5]
+        return named[0].group if named else None
     pos = change.end + 1
     if pos + 1 < len(tokens) and tokens[pos].text == "\u00b1" and tokens[pos + 1].is_number:
         pos += 2  # its SD

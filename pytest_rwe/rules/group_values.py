@@ -25,7 +25,8 @@ _SIZE_NOUNS = words("patients participants subjects users people individuals per
 _UNITS = words("% d s h min mins mg kg g mm cm ml l dl mmhg days hours months years points "
                "mg/dl mmol/l iu/l pg/ml ng/ml sd")
 _TIME_VALUE_UNITS = words("h hours hour min minutes days day weeks s seconds sec")
-_MORE_UNITS = words("minutes seconds sec mm/hg cm2 μg/l ug/l mmol/mol g/dl bpm ms")
+_MORE_UNITS = words("minutes seconds sec mm/hg cm2 μg/l ug/l mmol/mol g/dl bpm ms") | {
+    "\u20ac", "$", "\u00a3", "\u00a5"}  # "6,277.28 \u20ac and 7,863.29 \u20ac for the controls"
 _RANGE = words("to - \u2013 \u2212")
 _BEFORE_REF = words("% in of for among with the patients participants subjects eyes cases "
                     "women men children infants mm min h hours days months years kg points "

@@ -74,8 +74,7 @@ class Reader:
             n.value for g in ("intervention", "control")
             for n in numbers_in(str(study.picot.get(g) or "")))
         self.baseline_sentence = False
-        # a clause's stated ratio or difference, read once: not once per outcome it names
-        # (each depends on the clause and the claim's outcome only through these keys)
+        # a clause's stated ratio or difference, read once, not once per outcome it names
         self.stated: dict[tuple[int, int], tuple[str, int, int] | None] = {}
         self.values: dict[tuple[int, int, bool], GroupValues | None] = {}
         self.sentence_starts = {lo for lo, _ in analysis.sentences}
@@ -314,8 +313,7 @@ class Reader:
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
             significant = referred_significance(self.analysis, lo)
-        # values with no test: never in a clause about baseline ("at baseline, X was 7.10% in
-        # A and 6.98% in B"), nor in a sentence that speaks of a test ("..., not significant")
+        # values with no test: never about baseline, nor in a sentence that speaks of a test
         s_lo, s_hi = analysis.sentence_of(span.start)
         sentence = text[tokens[s_lo].start:tokens[s_hi - 1].end] if s_hi > s_lo else span.quote
         tested_after = tested_next(analysis, s_hi, self._mentions) if (
@@ -342,11 +340,13 @@ class Reader:
                         tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
                     event_counts(tokens, own, lo, hi)
             values = self.values[lo, hi, times]
-            # "X improved from 0.75 to 0.92 in A, but not in C": changes, not the groups' values
-            if values is not None and not within_group(span.quote):
+            # changes ("X rose from 0.75 to 0.92 in A") are not the groups' values, unless both
+            within = within_group(span.quote)  # groups' changes are given
+            if within and (changes := changes_claim(analysis, mention, span, baseline)):
+                return changes
+            if values is not None and not within:
                 start, end = tokens[values.start].start, tokens[values.end].end
-                # values with no test ("85.9% with B compared to 98.4% with A") state a side,
-                # not a difference: judged only against a significant result
+                # untested values ("85.9% with B vs 98.4% with A"): a side, not a difference
                 return Claim(mention.outcome, mention, span, values.direction,
                              Span(start, end, text[start:end]), None if untested else True,
                              False, baseline, hedged=untested, untested=untested)

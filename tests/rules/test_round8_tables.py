@@ -121,3 +121,25 @@ def test_a_range_of_values_is_no_change() -> None:
     text = ("The heat loss increased over the night, varying from 51 to 52 with drug A and "
             "from 100 to 108 with placebo (P < 0.01).")
     assert twins("heat loss", text, "lower") == UNREAD
+
+
+def test_a_currency_sign_is_a_values_unit() -> None:
+    """"6,277.28 \u20ac and 7,863.29 \u20ac for the controls": the currency sign after a value
+    stands where a unit does, so the group named after it owns the value."""
+    text = ("The mean cost per patient in the study group was 6,277.28 \u20ac and 7,863.29 "
+            "\u20ac for the controls (p < 0.001).")
+    assert twins("cost per patient", text, "lower") == READ
+
+
+def test_both_groups_changes_are_read_without_a_direction_word() -> None:
+    """"X was 7.10 and 2.37 before and after treatment with A, respectively, but 6.38 and 6.00
+    before and after placebo": each group's values before and after, with no direction word
+    of their own, set the groups against each other as changes "from a to b" do."""
+    text = ("The mean symptom score was 7.10 \u00b1 1.92 and 2.37 \u00b1 1.76 before and after "
+            "treatment with drug A, respectively (P < 0.001), but it was 6.38 \u00b1 2.18 and "
+            "6.00 \u00b1 1.95 before and after placebo, respectively (P = 0.096).")
+    assert twins("symptom score", text, "lower") == READ
+    both = ("The symptom score was significantly increased both in the drug A group (from 1.0 "
+            "\u00b1 0.0 to 6.0 \u00b1 11.1, p = 0.03) and in the placebo group (from 1.0 \u00b1 "
+            "0.0 to 18.1 \u00b1 37.1, p = 0.0002).")
+    assert twins("symptom score", both, "lower") == READ
