@@ -9,12 +9,14 @@ tied to one group leaves the claim unread.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
+from pytest_rwe.rules.memo import Memo
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.text import Span, Token
 
@@ -150,10 +152,25 @@ def compared_changes(analysis: Analysis, char: int) -> tuple[str, int, int] | No
     s_lo, s_hi = analysis.sentence_of(char)
     if s_hi <= s_lo:
         return None
-    at = next(i for i, s in enumerate(analysis.sentences) if s == (s_lo, s_hi))
-    window = [s for s in analysis.sentences[max(0, at - 1):at + 2] if s[1] > s[0]]
+    # asked once per claim: read once per sentence, with bisections, or the juror is quadratic
+    return _CHANGES.get(analysis.tokens, (s_lo, s_hi), lambda: _compared(analysis, s_lo, s_hi))
+
+
+_CHANGES: Memo[tuple[int, int], tuple[str, int, int] | None] = Memo()
+
+
+def _compared(analysis: Analysis, s_lo: int, s_hi: int) -> tuple[str, int, int] | None:
     tokens = analysis.tokens
-    refs = [r for r in analysis.groups if r.group in ("intervention", "control")
+    window = [(s_lo, s_hi)]
+    if s_lo > 0:
+        window.insert(0, analysis.sentence_of(tokens[s_lo - 1].start))
+    if s_hi < len(tokens):
+        window.append(analysis.sentence_of(tokens[s_hi].start))
+    window = [s for s in window if s[1] > s[0]]
+    groups = analysis.groups
+    lo_at = bisect.bisect_left(groups, window[0][0], key=lambda r: r.position)
+    hi_at = bisect.bisect_left(groups, window[-1][1], key=lambda r: r.position)
+    refs = [r for r in groups[lo_at:hi_at] if r.group in ("intervention", "control")
             and not r.between]
     named = {p for r in refs for p in range(r.position, r.last + 1)}
     owned: dict[str, _Change] = {}
