@@ -143,3 +143,14 @@ def test_both_groups_changes_are_read_without_a_direction_word() -> None:
             "\u00b1 0.0 to 6.0 \u00b1 11.1, p = 0.03) and in the placebo group (from 1.0 \u00b1 "
             "0.0 to 18.1 \u00b1 37.1, p = 0.0002).")
     assert twins("symptom score", both, "lower") == READ
+
+
+def test_a_table_row_without_a_header_is_not_read() -> None:
+    """"Outcome\\n4.3 \u00b1 1.2\\n5.1 \u00b1 1.4\\n0.02": a row's cells do not say which column is
+    which group (on the Evidence Inference training rows, reading the first column as the
+    intervention agrees with the doctors on only about half), so no side is read."""
+    for row in ("Pain score\n4.3 \u00b1 1.2\n5.1 \u00b1 1.4\n0.02",
+                "Pain score\t4.3 (1.2)\t5.1 (1.4)\t-0.8 (-1.4 to -0.2)\t0.02",
+                "Pain score\n\n28.5 \u00b1 9.3\n27.22 \u00b1 12.96\n0.04"):
+        assert twins("pain score", row, "lower") == UNREAD
+        assert twins("pain score", row, "higher") == UNREAD
