@@ -115,7 +115,9 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
                 out.append(_Value(pos, 100.0 * value / total, True, len(stack)))
             pos += 3
             continue
-        at_time = times and prev in ("at", "after") and nxt in _TIME_VALUE_UNITS
+        # "at 17.5 h" of a time outcome, "after 19 (25%) doses": a value, not a time point
+        at_time = prev in ("at", "after") and ((times and nxt in _TIME_VALUE_UNITS)
+                                               or _with_share(tokens, pos))
         if (prev in _NOT_AFTER and not at_time) or (nxt == "%" and after is not None
                                   and after.text.lower() in ("ci", "confidence")):
             pos += 1
@@ -137,7 +139,7 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
             continue
         if (value.is_integer() and 1900 <= value <= 2100) or (
                 prev in ("for", "at", "after", "within", "over", "during", "until", "by")
-                and not (times and nxt in _TIME_VALUE_UNITS)):
+                and not (times and nxt in _TIME_VALUE_UNITS) and not _with_share(tokens, pos)):
             pos += 1
             continue  # a year, or a time point "at 12 weeks", "for 3 days"
         negative = pos > lo and tokens[pos - 1].text in ("-", "\u2212") and (
@@ -145,6 +147,12 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
         out.append(_Value(pos, -value if negative else value, nxt == "%", len(stack)))
         pos += 1
     return out
+
+
+def _with_share(tokens: Sequence[Token], pos: int) -> bool:
+    """"after 19 (25%) administrations": a count with its share, not a time point."""
+    return pos + 3 < len(tokens) and tokens[pos + 1].text == "(" and \
+        tokens[pos + 2].is_number and tokens[pos + 3].text == "%"
 
 
 def primary_values(tokens: Sequence[Token], lo: int, hi: int,

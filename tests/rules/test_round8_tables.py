@@ -154,3 +154,14 @@ def test_a_table_row_without_a_header_is_not_read() -> None:
                 "Pain score\n\n28.5 \u00b1 9.3\n27.22 \u00b1 12.96\n0.04"):
         assert twins("pain score", row, "lower") == UNREAD
         assert twins("pain score", row, "higher") == UNREAD
+
+
+def test_a_count_with_its_share_after_after_is_no_time_point() -> None:
+    """"reported after 19 (25%) drug A administrations and after 7 (9%) placebo
+    administrations": a number with its share in brackets counts events; "after 12 weeks"
+    would be a time point."""
+    text = ("Nausea was reported after 19 (25%) drug A administrations and after 7 (9%) "
+            "placebo administrations.")
+    assert twins("nausea", text, "higher") == READ
+    timed = "Nausea was reported after 19 weeks with drug A and after 7 weeks with placebo."
+    assert twins("nausea", timed, "higher") == UNREAD
