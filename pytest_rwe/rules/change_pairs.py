@@ -90,7 +90,8 @@ def _before_after(tokens: Sequence[Token], lo: int, hi: int) -> list[_Change]:
     """Every "a (\u00b1 sd) and b (\u00b1 sd) before and after ..." from ``lo`` to ``hi``."""
     out: list[_Change] = []
     for pos in range(lo + 3, hi - 2):
-        if [t.text.lower() for t in tokens[pos:pos + 3]] != ["before", "and", "after"]:
+        if tokens[pos].text.lower() != "before" or [
+                t.text.lower() for t in tokens[pos + 1:pos + 3]] != ["and", "after"]:
             continue
         second = _value_ending(tokens, pos - 1, lo)
         if second is None:

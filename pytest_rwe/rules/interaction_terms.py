@@ -23,7 +23,7 @@ def interaction_terms(tokens: Sequence[Token]) -> set[int]:
     """Token positions of each "<factor>-by-<factor> interaction" (with its qualifier)."""
     out: set[int] = set()
     for at, tok in enumerate(tokens):
-        if tok.text.lower() not in _INTERACTION:
+        if tok.text[:1] not in ("i", "I") or tok.text.lower() not in _INTERACTION:
             continue
         start = at
         # back over "factor (join factor)+", e.g. "group - by - time", "group x time"

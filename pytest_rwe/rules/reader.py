@@ -340,10 +340,10 @@ class Reader:
                         tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
                     event_counts(tokens, own, lo, hi)
             values = self.values[lo, hi, times]
-            # changes ("X rose from 0.75 to 0.92 in A") are not the groups' values, unless both
-            within = within_group(span.quote)  # groups' changes are given
-            if within and (changes := changes_claim(analysis, mention, span, baseline)):
-                return changes
+            within = values is not None and within_group(span.quote)  # "from 0.75 to 0.92 in A"
+            if (within or values is None) and (moved := changes_claim(  # both groups' changes
+                    analysis, mention, span, baseline)):
+                return moved
             if values is not None and not within:
                 start, end = tokens[values.start].start, tokens[values.end].end
                 # untested values ("85.9% with B vs 98.4% with A"): a side, not a difference
