@@ -19,6 +19,7 @@ import re
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.compared_bearers import bearers_after_compared
 from pytest_rwe.rules.groups import find_group_refs
+from pytest_rwe.rules.interaction_terms import interaction_terms
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import OutcomeIndex, build_outcome_index
 from pytest_rwe.rules.named_events import count_named_events
@@ -78,8 +79,10 @@ def analyze(study: Study, text: str) -> Analysis:
     components = {p for m in dropped for p in m.positions}
     mentions = kept
     in_names = {p for m in mentions for p in m.positions} | components
+    # "a group-by-time interaction" names model terms, not groups; "in groups 1 and 2": group
+    # 1 and group 2
     groups = defined_labels(tokens, plural_labels(study, tokens, bearers_after_compared(
-        tokens, find_group_refs(study, text, tokens, in_names))))  # "in groups 1 and 2": ...
+        tokens, find_group_refs(study, text, tokens, in_names | interaction_terms(tokens)))))
     # a word of a group's description written out ("telephone consultation") names the group
     # there, not the outcome it shares the word with ("mean consultation time")
     in_verbatim = {p for g in groups if g.verbatim for p in range(g.position, g.end + 1)}

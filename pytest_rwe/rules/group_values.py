@@ -25,7 +25,8 @@ _SIZE_NOUNS = words("patients participants subjects users people individuals per
 _UNITS = words("% d s h min mins mg kg g mm cm ml l dl mmhg days hours months years points "
                "mg/dl mmol/l iu/l pg/ml ng/ml sd")
 _TIME_VALUE_UNITS = words("h hours hour min minutes days day weeks s seconds sec")
-_MORE_UNITS = words("minutes seconds sec mm/hg cm2 μg/l ug/l mmol/mol g/dl bpm ms")
+_MORE_UNITS = words("minutes seconds sec mm/hg cm2 μg/l ug/l mmol/mol g/dl bpm ms") | {
+    "\u20ac", "$", "\u00a3", "\u00a5"}  # "6,277.28 \u20ac and 7,863.29 \u20ac for the controls"
 _RANGE = words("to - \u2013 \u2212")
 _BEFORE_REF = words("% in of for among with the patients participants subjects eyes cases "
                     "women men children infants mm min h hours days months years kg points "
@@ -114,7 +115,9 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
                 out.append(_Value(pos, 100.0 * value / total, True, len(stack)))
             pos += 3
             continue
-        at_time = times and prev in ("at", "after") and nxt in _TIME_VALUE_UNITS
+        # "at 17.5 h" of a time outcome, "after 19 (25%) doses": a value, not a time point
+        at_time = prev in ("at", "after") and ((times and nxt in _TIME_VALUE_UNITS)
+                                               or _with_share(tokens, pos))
         if (prev in _NOT_AFTER and not at_time) or (nxt == "%" and after is not None
                                   and after.text.lower() in ("ci", "confidence")):
             pos += 1
@@ -136,7 +139,7 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
             continue
         if (value.is_integer() and 1900 <= value <= 2100) or (
                 prev in ("for", "at", "after", "within", "over", "during", "until", "by")
-                and not (times and nxt in _TIME_VALUE_UNITS)):
+                and not (times and nxt in _TIME_VALUE_UNITS) and not _with_share(tokens, pos)):
             pos += 1
             continue  # a year, or a time point "at 12 weeks", "for 3 days"
         negative = pos > lo and tokens[pos - 1].text in ("-", "\u2212") and (
@@ -144,6 +147,26 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
         out.append(_Value(pos, -value if negative else value, nxt == "%", len(stack)))
         pos += 1
     return out
+
+
+def _with_share(tokens: Sequence[Token], pos: int) -> bool:
+    """"after 19 (25%) administrations": a count with its share, not a time point."""
+    return pos + 3 < len(tokens) and tokens[pos + 1].text == "(" and \
+        tokens[pos + 2].is_number and tokens[pos + 3].text == "%"
+
+
+def primary_values(tokens: Sequence[Token], lo: int, hi: int,
+                   excluded: frozenset[float] = frozenset()) -> list[tuple[int, float, bool]]:
+    """The clause's primary numbers outside brackets, as (position, value, is a percentage):
+    each group's value, not its SD, range, count or p-value."""
+    return [(v.position, v.value, v.percent) for v in _primary(tokens, lo, hi, False, excluded)
+            if not v.depth]
+
+
+def gap_ok(tokens: Sequence[Token], start: int, end: int, allowed: frozenset[str],
+           limit: int) -> bool:
+    """Only ``allowed`` words, units, SDs and bracketed words from ``start`` to ``end``."""
+    return _gap_ok(tokens, start, end, allowed, limit)
 
 
 def _gap_ok(tokens: Sequence[Token], start: int, end: int, allowed: frozenset[str],
@@ -231,7 +254,8 @@ def _group_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi
         if pair is not None:
             i_value, c_value = pair
             if i_value.percent == c_value.percent and i_value.value != c_value.value:
-                first, last = sorted((i_value.position, c_value.position))
+                first = min(_signed_start(tokens, i_value), _signed_start(tokens, c_value))
+                last = max(i_value.position, c_value.position)
                 return GroupValues(i_value.value, c_value.value, first, last, i_value.position,
                                    c_value.position)
     return None
@@ -308,9 +332,20 @@ def _respectively(tokens: Sequence[Token], refs: Sequence[GroupRef], values: Seq
     if len(values) != 2 or len(groups) != 2 or groups[0].group == groups[1].group:
         return None
     first, second = values
-    if not _gap_ok(tokens, first.position + 1, second.position, _BETWEEN | words("%"), 3):
+    if not _gap_ok(tokens, first.position + 1, _signed_start(tokens, second), _BETWEEN
+                   | words("%"), 3):
         return None
     return _by_group([(groups[0], first), (groups[1], second)])
+
+
+def _signed_start(tokens: Sequence[Token], value: _Value) -> int:
+    """Where a value's written form starts: at its minus sign ("-29.1% and -8.2%"), which
+    belongs to the value, not to the words between two values (so does a plus sign)."""
+    before = value.position - 1
+    if before >= 0 and ((value.value < 0 and tokens[before].text in ("-", "\u2212"))
+                        or tokens[before].text == "+"):
+        return before
+    return value.position
 
 
 def _coordinated(tokens: Sequence[Token], first: GroupRef, second: GroupRef) -> bool:
@@ -332,9 +367,24 @@ def _declared_order(tokens: Sequence[Token], refs: Sequence[GroupRef], values: S
     if len(after) < 2:
         return None
     first, second = after[:2]  # the first pair: "82.31 vs 36.78 ... and 82.75 vs 18.50"
-    between = [t for t in tokens[first.position + 1:second.position]
-               if not t.is_number and t.text not in "±()[]"]
-    # "4.22 ± 1.01 vs 4.97": an SD, a unit and "vs" may stand between the two values
+    between = [t for t in _outside_brackets(tokens, first.position + 1,
+                                            _signed_start(tokens, second))
+               if not t.is_number and t.text not in "±"]
+    # "4.22 ± 1.01 vs 4.97", "1 (0; 3) cm vs -1": the first value's SD or interval, its unit
+    # and "vs" may stand between the two values
     if len(between) > 4 or not all(t.text.lower() in _BETWEEN | _UNITS for t in between):
         return None
     return _by_group([(refs[0], first), (refs[1], second)])
+
+
+def _outside_brackets(tokens: Sequence[Token], start: int, end: int) -> list[Token]:
+    """The tokens from ``start`` to ``end`` that no bracket encloses, brackets left out."""
+    out, depth = [], 0
+    for tok in tokens[start:end]:
+        if tok.text in "([":
+            depth += 1
+        elif tok.text in ")]":
+            depth = max(0, depth - 1)
+        elif not depth:
+            out.append(tok)
+    return out

@@ -289,7 +289,26 @@ def role_label(tokens: Sequence[Token], pos: int) -> str | None:
     if word in lexicon.INTERVENTION_ROLES and follows_noun and tokens[pos + 1].text.lower() \
             not in ("groups", "arms") and prev not in ("both", "all", "two", "the two"):
         return "role-intervention"
+    if word in lexicon.INTERVENTION_ROLES and _paired_with_control(tokens, pos):
+        return "role-intervention"
     return None
+
+
+_PAIR_WORDS = frozenset(["and", "or", "vs", "vs.", "versus"])
+
+
+def _paired_with_control(tokens: Sequence[Token], pos: int) -> bool:
+    """"the treatment and control arms", "the control and intervention groups": a role word
+    paired with the control's role word shares its group noun, so it names the other group
+    (alone, "the treatment groups" may be every treated arm)."""
+    def text(at: int) -> str:
+        return tokens[at].text.lower() if 0 <= at < len(tokens) else ""
+
+    if text(pos + 1) in _PAIR_WORDS and text(pos + 2) in lexicon.CONTROL_ROLES and \
+            text(pos + 3) in lexicon.GROUP_NOUNS:
+        return True
+    return text(pos - 1) in _PAIR_WORDS and text(pos - 2) in lexicon.CONTROL_ROLES and \
+        text(pos + 1) in lexicon.GROUP_NOUNS
 
 
 def unknown_group(tokens: Sequence[Token], pos: int) -> bool:

@@ -1,7 +1,6 @@
 """The clause reader: the claims one clause makes, each tied to an outcome and a group side.
 
-Used by :func:`pytest_rwe.rules.claims.analyze`, which cuts the summary into clauses and finds
-the names and groups first.
+Used by :func:`pytest_rwe.rules.claims.analyze`, which finds clauses, names and groups first.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from pytest_rwe.rules.antecedents import (
     pronoun_antecedent,
     subject_pronoun,
 )
+from pytest_rwe.rules.change_pairs import changes_claim
 from pytest_rwe.rules.change_sizes import changed_by, compared_change
 from pytest_rwe.rules.claim_parts import (
     attach,
@@ -29,7 +29,6 @@ from pytest_rwe.rules.compared_values import (
     compared_values,
     contrasted_values,
     first_values,
-    listed_values,
     ordered_values,
     parallel_values,
 )
@@ -49,6 +48,7 @@ from pytest_rwe.rules.loose import loose_claim
 from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
+from pytest_rwe.rules.respectively import respective_values, within_group
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.stated_difference import stated_difference
@@ -74,8 +74,7 @@ class Reader:
             n.value for g in ("intervention", "control")
             for n in numbers_in(str(study.picot.get(g) or "")))
         self.baseline_sentence = False
-        # a clause's stated ratio or difference, read once: not once per outcome it names
-        # (each depends on the clause and the claim's outcome only through these keys)
+        # a clause's stated ratio or difference, read once, not once per outcome it names
         self.stated: dict[tuple[int, int], tuple[str, int, int] | None] = {}
         self.values: dict[tuple[int, int, bool], GroupValues | None] = {}
         self.sentence_starts = {lo for lo, _ in analysis.sentences}
@@ -315,8 +314,7 @@ class Reader:
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
             significant = referred_significance(self.analysis, lo)
-        # values with no test: never in a clause about baseline ("at baseline, X was 7.10% in
-        # A and 6.98% in B"), nor in a sentence that speaks of a test ("..., not significant")
+        # values with no test: never about baseline, nor in a sentence that speaks of a test
         s_lo, s_hi = analysis.sentence_of(span.start)
         sentence = text[tokens[s_lo].start:tokens[s_hi - 1].end] if s_hi > s_lo else span.quote
         tested_after = tested_next(analysis, s_hi, self._mentions) if (
@@ -338,16 +336,18 @@ class Reader:
                     first_values(tokens, own, lo, hi, times, excluded) or \
                     compared_values(tokens, own, lo, hi, self.in_names) or \
                     parallel_values(tokens, own, lo, hi, self.in_names) or \
-                    ordered_values(tokens, own, lo, hi) or listed_values(
-                        tokens, own, lo, hi) or values_then_groups(tokens, own, lo, hi) or \
-                    zero_values(tokens, own, lo, hi) or event_counts(tokens, own, lo, hi)
+                    ordered_values(tokens, own, lo, hi) or respective_values(
+                        tokens, own, lo, hi, excluded) or values_then_groups(
+                        tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
+                    event_counts(tokens, own, lo, hi)
             values = self.values[lo, hi, times]
-            # "X improved from 0.75 to 0.92 in A, but not in C (0.79 to 0.81)": each group's
-            # change over time, not the two groups' values
-            if values is not None and not lexicon.WITHIN_GROUP.search(span.quote):
+            within = values is not None and within_group(span.quote)  # "from 0.75 to 0.92 in A"
+            if (within or values is None) and (moved := changes_claim(  # both groups' changes
+                    analysis, mention, span, baseline)):
+                return moved
+            if values is not None and not within:
                 start, end = tokens[values.start].start, tokens[values.end].end
-                # values with no test ("85.9% with B compared to 98.4% with A") state a side,
-                # not a difference: judged only against a significant result
+                # untested values ("85.9% with B vs 98.4% with A"): a side, not a difference
                 return Claim(mention.outcome, mention, span, values.direction,
                              Span(start, end, text[start:end]), None if untested else True,
                              False, baseline, hedged=untested, untested=untested)
@@ -397,10 +397,10 @@ class Reader:
         # "X rose from baseline in A, but not in B": the change within A sets A against B
         changed = contrasted_change(tokens, self._refs(*analysis.sentence_of(span.start))) \
             if self._within_one_group(cue, lo, hi, refs) else ""
-        if changed is None:
-            return Claim(mention.outcome, mention, span, cue.kind, cue_span, significant, False,
-                         baseline, cue.hedged, grounded=False,
-                         reason="a change within one group, not a comparison")
+        if changed is None:  # unless each group's change is given ("from a to b in A ... B")
+            return changes_claim(analysis, mention, span, baseline) or Claim(
+                mention.outcome, mention, span, cue.kind, cue_span, significant, False, baseline,
+                cue.hedged, grounded=False, reason="a change within one group, not a comparison")
         side = Side(changed, True) if changed else orientation(
             tokens, refs, cue, lo, hi, self.topic, self.study.design, self._between(cue))
         if side.reason == UNKNOWN_GROUP:

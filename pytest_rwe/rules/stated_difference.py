@@ -70,7 +70,7 @@ def stated_difference(text: str, tokens: Sequence[Token], refs: Sequence[GroupRe
             return None
         signed = value_at > 0 and tokens[value_at - 1].text in _SIGNS and \
             tokens[value_at - 1].end == tokens[value_at].start
-        value = -float(tokens[value_at].text) if signed else float(tokens[value_at].text)
+        value = -float(tokens[value_at].norm) if signed else float(tokens[value_at].norm)
         interval = _INTERVAL.match(text, tokens[value_at].end)
         if value == 0 or interval is None:
             return None
