@@ -28,6 +28,7 @@ from pytest_rwe.rules.group_words import (
     labels_of,
     naive_of,
     names_word,
+    negated_form,
     p_bound,
     paired_names,
     role_label,
@@ -395,7 +396,7 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
         return None
     if token.text.isupper() and len(token.text) == 2 and word in vocab.capitals:
         return "intervention" if word == vocab.capitals[0] else "control"
-    if any(names_word(norm, w) for w in vocab.c_only):
+    if any(names_word(norm, w) for w in vocab.c_only) or negated_form(tokens, pos, vocab):
         return "control"
     if any(names_word(norm, w) for w in vocab.i_only):
         return "intervention"

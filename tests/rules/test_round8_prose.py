@@ -4,8 +4,6 @@ labeled set)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from test_rules_completeness_round7 import _pain_series
 from twin_studies import binary_study
 
@@ -32,3 +30,75 @@ def test_a_describing_bracket_is_part_of_a_long_heading() -> None:
     note = "- Stroke (HR 1.25, 1.05-1.50) and gout (aOR 1.17): higher with {}\n"
     assert direction(s, note.format("placebo")) == 0
     assert direction(s, note.format("drug A")) == 1
+
+
+def test_an_abbreviation_the_control_negates_names_the_intervention() -> None:
+    """"No severe kidney dysfunction feature (non-SKD)": "non-SKD" names the control, and
+    so "SKD" alone ("the SKD group") names the intervention."""
+    def study(hr: str) -> Study:
+        return binary_study(("stroke", "HR", hr, "0.01"),
+                            intervention="Severe kidney dysfunction features (eGFR < 30)",
+                            control="No severe kidney dysfunction feature (non-SKD)")
+    text = "SKD vs non-SKD: stroke was significantly lower in the SKD group (HR {}, p = 0.01)."
+    assert direction(study("0.80 (0.70, 0.92)"), text.format("0.80")) == 1
+    assert direction(study("1.25 (1.09, 1.43)"), text.format("1.25")) == 0
+
+
+def test_a_negated_word_without_its_negative_prefix_names_the_control() -> None:
+    """"housing-secure adults" for the control "No housing insecurity": the word the
+    control negates, written without its negative prefix, names the control; so the
+    comparison "than housing-secure adults" has the intervention on the other side."""
+    def study(odds: str) -> Study:
+        return binary_study(("emergency visits", "OR", odds, "0.01"),
+                            intervention="Housing insecurity in the past year",
+                            control="No housing insecurity")
+    text = ("Housing-insecure adults reported more emergency visits than housing-secure "
+            "adults (OR {}).")
+    assert direction(study("1.40 (1.10, 1.80)"), text.format("1.40")) == 1
+    assert direction(study("0.70 (0.55, 0.90)"), text.format("0.70")) == 0
+
+
+def test_the_controls_negated_words_after_its_negation_name_the_control() -> None:
+    """"than those started on a non-selective calcium channel blocker": the control's own
+    name begins with a negation ("Non-selective calcium channel blockers"), and its negated
+    words written after "non-" are all one reference to it."""
+    def study(hr: str) -> Study:
+        return binary_study(("stroke", "HR", hr, "0.01"),
+                            intervention="Angiotensin receptor blockers (ARBs)",
+                            control="Non-selective calcium channel blockers")
+    text = ("People who started an ARB had lower stroke rates (HR {}) than those started on "
+            "a non-selective calcium channel blocker.")
+    assert direction(study("0.80 (0.70, 0.92)"), text.format("0.80")) == 1
+    assert direction(study("1.25 (1.09, 1.43)"), text.format("1.25")) == 0
+
+
+def test_a_controls_bracket_describing_the_population_names_neither_group() -> None:
+    """"No CKD (propensity-matched hospitalised adults with influenza)": the bracket's words
+    are the study population's, said of both groups ("in this matched sample"), so they do
+    not name the control."""
+    def study(rr: str) -> Study:
+        raw = binary_study(("readmission", "RR", "1.30 (0.90, 1.90)", None),
+                           ("death", "RR", rr, None),
+                           intervention="Chronic kidney disease (CKD)",
+                           control="No CKD (propensity-matched hospitalised adults with "
+                                   "influenza)").raw
+        picot = {**raw["picot"], "population": "Hospitalised adults with influenza, "
+                 "propensity-matched on age and sex"}
+        return parse_study({**raw, "picot": picot})
+    text = ("Among 200 matched pairs of hospitalised adults, point estimates pointed to more "
+            "readmissions (RR 1.30) in patients with chronic kidney disease, and slightly more "
+            "deaths (RR {}), although all the intervals included 1 in this small matched "
+            "sample.")
+    assert direction(study("1.29 (0.81, 2.05)"), text.format("1.29")) == 1
+    assert direction(study("0.77 (0.50, 1.20)"), text.format("0.77")) == 0
+    # a bracket that says what the control does still names it, population words or not
+    def doing(hr: str) -> Study:
+        raw = binary_study(("admission", "HR", hr, "0.01"),
+                           intervention="Initiation of home oxygen therapy (HOT)",
+                           control="No HOT initiation (inhaled bronchodilators only)").raw
+        picot = {**raw["picot"], "population": "Adults with COPD using inhaled bronchodilators"}
+        return parse_study({**raw, "picot": picot})
+    said = ("Patients continuing inhaled bronchodilators alone had more admissions than those "
+            "who started home oxygen (HR {}).")
+    assert direction(doing("0.80 (0.70, 0.92)"), said.format("0.80")) == 1
+    assert direction(doing("1.25 (1.09, 1.43)"), said.format("1.25")) == 0
