@@ -4,6 +4,8 @@ labeled set)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_rules_completeness_round7 import _pain_series
 from twin_studies import binary_study
 
@@ -102,3 +104,30 @@ def test_a_controls_bracket_describing_the_population_names_neither_group() -> N
             "who started home oxygen (HR {}).")
     assert direction(doing("0.80 (0.70, 0.92)"), said.format("0.80")) == 1
     assert direction(doing("1.25 (1.09, 1.43)"), said.format("1.25")) == 0
+
+
+def _strata(unmet_asthma: str) -> Study:
+    """A survey: the odds of service use and of unmet need, in adults with asthma and in
+    adults with diabetes, each with and without sleep apnea."""
+    outcomes = {"outcome.service_use.asthma_bin!OR": "2.10 (1.60, 2.70)",
+                "outcome.service_use.diabetes_bin!OR": "1.20 (0.90, 1.60)",
+                "outcome.unmet_need.asthma_bin!OR": unmet_asthma,
+                "outcome.unmet_need.diabetes_bin!OR": "1.50 (1.20, 1.90)"}
+    raw: dict[str, Any] = {
+        "id": "strata", "design": "cross_sectional", "question": "Does sleep apnea matter?",
+        "picot": {"population": "US adults", "intervention": "Sleep apnea",
+                  "control": "No sleep apnea", "outcome": "service use; unmet need",
+                  "timeframe": "past year"},
+        "results": {"intervention_size": 900, "control_size": 9000, "baseline_differences": {},
+                    "outcomes": outcomes}}
+    return parse_study(raw)
+
+
+def test_an_opening_scope_names_the_subgroup_of_the_sentences_later_clauses() -> None:
+    """"Among adults with asthma, those with sleep apnea had higher odds of A but lower
+    odds of B": the opening "among ..." scopes the clause after "but" as well, so B is the
+    asthma subgroup's B."""
+    text = ("Survey results: among adults with asthma, those with sleep apnea had higher odds "
+            "of service use (OR 2.10) but lower odds of unmet need (OR {}).")
+    assert direction(_strata("0.77 (0.62, 0.95)"), text.format("0.77")) == 1
+    assert direction(_strata("1.30 (1.05, 1.60)"), text.format("1.30")) == 0
