@@ -131,3 +131,21 @@ def test_an_opening_scope_names_the_subgroup_of_the_sentences_later_clauses() ->
             "of service use (OR 2.10) but lower odds of unmet need (OR {}).")
     assert direction(_strata("0.77 (0.62, 0.95)"), text.format("0.77")) == 1
     assert direction(_strata("1.30 (1.05, 1.60)"), text.format("1.30")) == 0
+
+
+def test_a_short_name_word_spelt_by_initials_of_the_studys_words_is_those_words() -> None:
+    """"hl" of "best_corrected_bilateral_hl_or_deafness" is the "hearing loss" the design
+    writes: a summary names the outcome by those words."""
+    def study(odds: str) -> Study:
+        raw = binary_study(("best corrected bilateral hl or deafness", "OR", odds, "0.41"),
+                           ("presenting bilateral hl or deafness", "OR", "1.10 (0.80, 1.50)",
+                            "0.60"), intervention="Diabetes", control="No diabetes").raw
+        picot = {**raw["picot"], "outcome": "Bilateral hearing loss or deafness, presenting "
+                 "and best corrected"}
+        return parse_study({**raw, "picot": picot})
+    text = "People with diabetes were more likely to have best-corrected hearing loss (OR 1.27)."
+    # a non-significant outcome stated as higher asserts an effect
+    assert direction(study("1.27 (0.72, 2.23)"), text) == 0
+    assert direction(study("1.27 (0.72, 2.23)"),
+                     "Best-corrected bilateral hearing loss did not differ with diabetes (OR 1.27, "
+                     "p = 0.41).") == 1
