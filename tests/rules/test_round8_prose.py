@@ -149,3 +149,17 @@ def test_a_short_name_word_spelt_by_initials_of_the_studys_words_is_those_words(
     assert direction(study("1.27 (0.72, 2.23)"),
                      "Best-corrected bilateral hearing loss did not differ with diabetes (OR 1.27, "
                      "p = 0.41).") == 1
+
+
+def test_a_group_with_its_own_verb_after_and_bears_the_stretch_after_it() -> None:
+    """"..., and drug B users, in turn, had the lower risk of gout": the group named after
+    "and" with a verb of its own is the subject of what follows the comma-set-off "in turn",
+    not one more compared-against group, nor both groups at once."""
+    def study(gout: str) -> Study:
+        return binary_study(("stroke", "HR", "0.76 (0.70, 0.82)", "0.001"),
+                            ("gout", "HR", gout, "0.001"),
+                            intervention="Drug A", control="Drug B")
+    text = ("Drug A users had lower hazards of stroke (HR 0.76) than those on drug B, and "
+            "drug B users, in turn, had the lower risk of gout (HR {}).")
+    assert direction(study("1.25 (1.10, 1.42)"), text.format("1.25")) == 1
+    assert direction(study("0.80 (0.70, 0.92)"), text.format("0.80")) == 0
