@@ -267,6 +267,9 @@ _LEADING_SUBORDINATE = re.compile(r"\s*(?:while|whilst|although|though|whereas|e
                                   r"despite|in\s+contrast\s+to)\b", re.IGNORECASE)
 
 
+# the first item of a list of amounts after a colon: "hypertension alone by 22%"
+_BY_AMOUNT = re.compile(r"[^,;:()]{1,60}?\bby\s+(?:about\s+|roughly\s+|some\s+)?[-\u2212]?"
+                        r"\d[\d.]*\s*(?:%|percent|per\s+cent|points?\b)", re.IGNORECASE)
 # a bracket holding only an estimate: "(HR 1.25)", "(aOR 2.1, 1.4-3.0)", "(0.76)"
 _ESTIMATE_BRACKET = re.compile(r"\((?:a?(?:HR|OR|RR|IRR|PR|SMD|MD)s?\s*)?[-\u2212]?\d[^()]*\)",
                                re.IGNORECASE)
@@ -294,6 +297,8 @@ def clauses(text: str, sentence: Span) -> list[Span]:
             # (HR 1.3): higher with X" (a heading's bracketed estimates are not words): one;
             # a bracket that describes ("(n = 89, MDD, ...)") is words of a long heading
             continue
+        if match.group(0).startswith(":") and _BY_AMOUNT.match(body, match.end()):
+            continue  # "X raised the risk of Y: A by 22%, B by 28%": the verb is before it
         if re.match(r",?\s*(?:however|though)$", match.group(0), re.IGNORECASE) and \
                 body[match.end():match.end() + 1] == ",":
             continue  # "Albuminuria, however, was lower": set off by commas, no new clause

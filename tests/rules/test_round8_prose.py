@@ -163,3 +163,29 @@ def test_a_group_with_its_own_verb_after_and_bears_the_stretch_after_it() -> Non
             "drug B users, in turn, had the lower risk of gout (HR {}).")
     assert direction(study("1.25 (1.10, 1.42)"), text.format("1.25")) == 1
     assert direction(study("0.80 (0.70, 0.92)"), text.format("0.80")) == 0
+
+
+def _factors(obesity_p: str) -> Study:
+    """Stroke by risk factor: smoking only and obesity only, against neither."""
+    raw: dict[str, Any] = {
+        "id": "factors", "design": "cohort", "question": "Do risk factors raise stroke risk?",
+        "picot": {"population": "Adults", "intervention": "Smoking only or obesity only",
+                  "control": "Neither smoking nor obesity", "outcome": "stroke",
+                  "timeframe": "10 years"},
+        "results": {"intervention_size": 900, "control_size": 9000, "baseline_differences": {},
+                    "outcomes": {"outcome.stroke.smoking_only_bin!HR": "1.22 (1.05, 1.40)",
+                                 "outcome.stroke.smoking_only_bin!pvalue": "0.008",
+                                 "outcome.stroke.obesity_only_bin!HR": "1.28 (0.89, 1.85)",
+                                 "outcome.stroke.obesity_only_bin!pvalue": obesity_p}}}
+    return parse_study(raw)
+
+
+def test_a_list_of_amounts_after_a_colon_takes_the_verb_before_it() -> None:
+    """"each risk factor raised the hazard of stroke: smoking alone by 22% (...) and obesity
+    alone by 28% (...)": the items after the colon have no verb of their own; the rise
+    before the colon is said of each, so a non-significant item is stated as a rise."""
+    text = ("Each risk factor raised the hazard of stroke relative to having neither: smoking "
+            "alone by 22% (HR 1.22, 1.05-1.40) and obesity alone by 28% (HR 1.28, "
+            "0.89-1.85).")
+    assert direction(_factors("0.01"), text) == 1
+    assert direction(_factors("0.19"), text) == 0
