@@ -365,3 +365,26 @@ def p_bound(text: str, prev: str) -> bool:
     """"p<0.0001", "P ≥ 0.05": a sign after "p" bounds a p-value; it never names the group
     described as "(<=250 mg prednisolone)", whose sign is read as the word "below"."""
     return not text[:1].isalnum() and prev in _P_WORDS
+
+
+_KIN = frozenset(stem(w) for w in ["sibling", "siblings", "brothers", "sisters", "offspring",
+                                    "relatives", "parents", "mothers", "fathers", "partners",
+                                    "spouses", "children", "sons", "daughters", "twins"])
+
+
+def kin_named(tokens: Sequence[Token], last: int, other: int) -> bool:
+    """"Healthy brothers and sisters of children with type 1 diabetes": a group's word
+    (ending at ``last``) before kin nouns and "of" another group's name (at ``other``)
+    describes the kin; the name after "of" says whose kin they are, and so the group."""
+    if other - last > 9 or tokens[last + 1].norm not in _KIN:
+        return False  # the kin noun right after the group's word: it modifies them
+    kin = False
+    for pos in range(last + 1, other):
+        word = tokens[pos].text.lower()
+        if tokens[pos].norm in _KIN or word in _KIN:
+            kin = True
+        elif word == "of":
+            return kin
+        elif word not in ("and", "-", "/"):
+            return False
+    return False

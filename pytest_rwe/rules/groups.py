@@ -25,6 +25,7 @@ from pytest_rwe.rules.group_words import (
     Vocabulary,
     alone_after,
     hyphen_label,
+    kin_named,
     labels_of,
     naive_of,
     names_word,
@@ -118,6 +119,8 @@ def _adjacent(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
     the other group's description ("care", "therapy") is one reference, the name's."""
     out: list[GroupRef] = []
     for ref in refs:
+        if out and out[-1].group != ref.group and kin_named(tokens, out[-1].last, ref.position):
+            out.pop()  # "healthy siblings of children with X": the kin of X's group
         last = out[-1] if out else None
         if last is not None and last.via in ("name", "label") and ref.position == last.last + 1 \
                 and ref.group != last.group and (all(

@@ -189,3 +189,17 @@ def test_a_list_of_amounts_after_a_colon_takes_the_verb_before_it() -> None:
             "0.89-1.85).")
     assert direction(_factors("0.01"), text) == 1
     assert direction(_factors("0.19"), text) == 0
+
+
+def test_a_group_word_before_kin_of_another_group_describes_the_kin() -> None:
+    """"Healthy brothers and sisters of children with epilepsy": "healthy" (the control's
+    word) describes the siblings; "of children with epilepsy" says whose siblings they are,
+    the intervention group."""
+    def study(hr: str) -> Study:
+        return binary_study(("anxiety", "HR", hr, None),
+                            intervention="Sibling of a patient with epilepsy",
+                            control="Sibling of a healthy individual")
+    text = ("Healthy brothers and sisters of children with epilepsy had a lower risk of "
+            "anxiety than siblings of healthy children (HR {}).")
+    assert direction(study("0.80 (0.70, 0.92)"), text.format("0.80")) == 1
+    assert direction(study("1.20 (1.05, 1.37)"), text.format("1.20")) == 0
