@@ -124,7 +124,12 @@ def negated_form(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
     if not vocab.negated or not vocab.control_negates:
         return False
     norm = tokens[pos].norm
-    if len(norm) >= 4 and norm.isalpha() and any(
+    # beside another negated word ("food-sufficient") or before people ("secure
+    # adults"): not any word that happens to follow a prefix ("ability", "disability")
+    beside = (pos >= 2 and tokens[pos - 1].text == "-" and tokens[pos - 2].norm in
+              vocab.negated) or (pos + 1 < len(tokens) and tokens[pos + 1].text.lower() in
+                                 lexicon.GROUP_NOUNS)
+    if beside and len(norm) >= 4 and norm.isalpha() and any(
             same_word(prefix + norm, w) for prefix in _ANTONYM_PREFIXES for w in vocab.negated):
         return True
     if norm not in vocab.negated:
