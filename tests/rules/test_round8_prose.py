@@ -10,6 +10,7 @@ from test_rules_completeness_round7 import _pain_series
 from twin_studies import binary_study
 
 from pytest_rwe.rules import judge
+from pytest_rwe.rules.text import clauses, sentences
 from pytest_rwe.study import Study, parse_study
 
 
@@ -189,6 +190,12 @@ def test_a_list_of_amounts_after_a_colon_takes_the_verb_before_it() -> None:
             "0.89-1.85).")
     assert direction(_factors("0.01"), text) == 1
     assert direction(_factors("0.19"), text) == 0
+    # an item with a verb of its own is a clause of its own after a long heading
+    note = ("Usual care in a large group practice over six months of follow-up: pain "
+            "decreased by 2.4 points (p < 0.001).")
+    assert len(clauses(note, sentences(note)[0])) == 2
+    listed = note.replace("pain decreased by", "pain alone by")
+    assert len(clauses(listed, sentences(listed)[0])) == 1
 
 
 def test_a_group_word_before_kin_of_another_group_describes_the_kin() -> None:
