@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pytest_rwe.rules.text import Token
 
-__all__ = ["equative_as", "multiple_of", "times_as"]
+__all__ = ["equative_as", "multiple_of", "starts_clause", "times_as"]
 
 _MULTIPLES = frozenset(["times", "twice", "thrice", "half", "again", "fold"])
 
@@ -79,3 +79,21 @@ def times_as(tokens: Sequence[Token], pos: int) -> str | None:
     if value is None or value == 1:
         return None
     return "higher" if value > 1 else "lower"
+
+
+_OWN_VERBS = frozenset(["had", "has", "have", "were", "was", "showed", "experienced",
+                        "developed", "saw", "reported"])
+
+
+def starts_clause(tokens: Sequence[Token], last: int) -> bool:
+    """"than those on B, and B users, in turn, had the lower risk of X": a group after "and"
+    with a verb of its own (past a comma-set-off "in turn") is the subject of a new clause,
+    not one more group of the compared list."""
+    pos = last + 1
+    if pos < len(tokens) and tokens[pos].text == ",":
+        close = next((p for p in range(pos + 1, min(len(tokens), pos + 5))
+                      if tokens[p].text == ","), None)
+        if close is None:
+            return False
+        pos = close + 1
+    return pos < len(tokens) and tokens[pos].text.lower() in _OWN_VERBS

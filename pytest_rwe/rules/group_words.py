@@ -37,7 +37,7 @@ _LABEL_IN_TEXT = re.compile(
     r"|\b((?-i:[A-Z]{1,2})|[0-9]{1,2})\s+(?:group|arm)\b|^\s*([A-Z])\s*[-:\u2013]\s", re.IGNORECASE)
 
 
-def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
+def _alias_words(text: str | None, population: str = "") -> tuple[list[str], list[str]]:
     """Content words of a group description and of its parenthesized abbreviations."""
     if not text:
         return [], []
@@ -51,8 +51,14 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
     outer = _QUALIFIERS.sub(" ", re.sub(r"\([^)]*\)", " ", text))
     # A parenthesis that restates the group in three or more content words ("(self-monitoring
     # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
+    # A bracket of people described in the population's own words ("(propensity-matched
+    # hospitalised patients ...)") describes both groups, not this one; one that says what
+    # the group does ("(self-monitoring of blood glucose only)") still names it.
+    shared = set(normalize_phrase(population))
     for inside in re.findall(r"\(([^)]*)\)", text):
-        if len([w for w in normalize_phrase(inside) if w not in _STOP_STEMS]) >= 3:
+        own = [w for w in normalize_phrase(inside) if w not in _STOP_STEMS]
+        people = any(w.lower() in lexicon.GROUP_NOUNS for w in re.findall(r"[A-Za-z]+", inside))
+        if len(own) >= 3 and not (people and len([w for w in own if w not in shared]) < 3):
             outer += " " + inside
     words = [w for w in normalize_phrase(outer) if w not in _STOP_STEMS or w in NEGATIONS]
     abbrev = [w for w in normalize_phrase(inner) if w not in _STOP_STEMS]
@@ -67,6 +73,7 @@ def _alias_words(text: str | None) -> tuple[list[str], list[str]]:
 # report depression in the past year"), so they do not name the group
 _QUALIFIERS = re.compile(r"\bself-?reported\b|\bin\s+the\s+(?:past|last|previous)\s+"
                          r"(?:\d+\s+|twelve\s+)?(?:years?|months?|weeks?)\b", re.IGNORECASE)
+_NON_ABBREVIATION = re.compile(r"\(\s*non-?\s*([A-Z][A-Za-z0-9]*[A-Z0-9])\s*\)")
 _GROUP_AFTER = re.compile(r"\s+(?:group|arm|cohort)$", re.IGNORECASE)
 
 
@@ -104,6 +111,33 @@ def naive_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
     name there, though "ART" alone names the other side."""
     return pos + 2 < len(tokens) and tokens[pos + 1].text == "-" and \
         tokens[pos + 2].norm in _NAIVE and tokens[pos].norm in vocab.negated
+
+
+_ANTONYM_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non")
+
+
+def negated_form(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> bool:
+    """A word the control's description negates, written so that it names the control:
+    "food-sufficient" for "no food insufficiency" (the word without its negative prefix),
+    or "non-dihydropyridine calcium channel blocker" (the control's negated words written
+    after the same negation, one after another)."""
+    if not vocab.negated or not vocab.control_negates:
+        return False
+    norm = tokens[pos].norm
+    # beside another negated word ("food-sufficient") or before people ("secure
+    # adults"): not any word that happens to follow a prefix ("ability", "disability")
+    beside = (pos >= 2 and tokens[pos - 1].text == "-" and tokens[pos - 2].norm in
+              vocab.negated) or (pos + 1 < len(tokens) and tokens[pos + 1].text.lower() in
+                                 lexicon.GROUP_NOUNS)
+    if beside and len(norm) >= 4 and norm.isalpha() and any(
+            same_word(prefix + norm, w) for prefix in _ANTONYM_PREFIXES for w in vocab.negated):
+        return True
+    if norm not in vocab.negated:
+        return False
+    back = pos - 1
+    while back >= 0 and (tokens[back].text == "-" or tokens[back].norm in vocab.negated):
+        back -= 1
+    return back >= 0 and back < pos - 1 and tokens[back].norm in ("non", "no", "without")
 
 
 def labels_of(text: str | None) -> set[str]:
@@ -160,8 +194,13 @@ class Vocabulary:
 
 
 def vocabulary(study: Study) -> Vocabulary:
-    i_words, i_abbr = _alias_words(study.picot.get("intervention"))
-    c_words, c_abbr = _alias_words(study.picot.get("control"))
+    population = study.picot.get("population") or ""
+    i_words, i_abbr = _alias_words(study.picot.get("intervention"), population)
+    c_words, c_abbr = _alias_words(study.picot.get("control"), population)
+    # "No high thrombotic risk feature (non-HTR)": the control named "non-" an abbreviation,
+    # which alone names the intervention ("the HTR group")
+    i_abbr = i_abbr + [m.group(1).lower() for m in _NON_ABBREVIATION.finditer(
+        study.picot.get("control") or "")]
     if i_words and sorted(set(i_words)) == sorted(set(c_words)):
         # "filtration surgery (trabeculectomy)" vs "filtration surgery (tube)": the words
         # outside the parentheses are the same, so the parentheses name the groups
@@ -350,3 +389,26 @@ def p_bound(text: str, prev: str) -> bool:
     """"p<0.0001", "P ≥ 0.05": a sign after "p" bounds a p-value; it never names the group
     described as "(<=250 mg prednisolone)", whose sign is read as the word "below"."""
     return not text[:1].isalnum() and prev in _P_WORDS
+
+
+_KIN = frozenset(stem(w) for w in ["sibling", "siblings", "brothers", "sisters", "offspring",
+                                    "relatives", "parents", "mothers", "fathers", "partners",
+                                    "spouses", "children", "sons", "daughters", "twins"])
+
+
+def kin_named(tokens: Sequence[Token], last: int, other: int) -> bool:
+    """"Healthy brothers and sisters of children with type 1 diabetes": a group's word
+    (ending at ``last``) before kin nouns and "of" another group's name (at ``other``)
+    describes the kin; the name after "of" says whose kin they are, and so the group."""
+    if other - last > 9 or tokens[last + 1].norm not in _KIN:
+        return False  # the kin noun right after the group's word: it modifies them
+    kin = False
+    for pos in range(last + 1, other):
+        word = tokens[pos].text.lower()
+        if tokens[pos].norm in _KIN or word in _KIN:
+            kin = True
+        elif word == "of":
+            return kin
+        elif word not in ("and", "-", "/"):
+            return False
+    return False

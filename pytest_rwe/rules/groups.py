@@ -25,9 +25,11 @@ from pytest_rwe.rules.group_words import (
     Vocabulary,
     alone_after,
     hyphen_label,
+    kin_named,
     labels_of,
     naive_of,
     names_word,
+    negated_form,
     p_bound,
     paired_names,
     role_label,
@@ -117,6 +119,8 @@ def _adjacent(tokens: Sequence[Token], refs: list[GroupRef]) -> list[GroupRef]:
     the other group's description ("care", "therapy") is one reference, the name's."""
     out: list[GroupRef] = []
     for ref in refs:
+        if out and out[-1].group != ref.group and kin_named(tokens, out[-1].last, ref.position):
+            out.pop()  # "healthy siblings of children with X": the kin of X's group
         last = out[-1] if out else None
         if last is not None and last.via in ("name", "label") and ref.position == last.last + 1 \
                 and ref.group != last.group and (all(
@@ -395,7 +399,7 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
         return None
     if token.text.isupper() and len(token.text) == 2 and word in vocab.capitals:
         return "intervention" if word == vocab.capitals[0] else "control"
-    if any(names_word(norm, w) for w in vocab.c_only):
+    if any(names_word(norm, w) for w in vocab.c_only) or negated_form(tokens, pos, vocab):
         return "control"
     if any(names_word(norm, w) for w in vocab.i_only):
         return "intervention"

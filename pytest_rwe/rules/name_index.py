@@ -280,12 +280,21 @@ def _expansions(study: Study, words: set[str]) -> dict[str, set[str]]:
     """Name words without a vowel ("htn", "hpl") abbreviate words of the study's own
     question and design that start with their first letter and hold their letters in order
     ("incident hypertension and/or hyperlipidaemia"): a summary writes those words."""
-    short = [w for w in words if 2 <= len(w) <= 5 and w.isalpha() and not set(w) & set("aeiou")]
-    if not short:
-        return {}
     text = " ".join([study.question, *map(str, study.picot.values())])
     out: dict[str, set[str]] = {}
-    for word in set(normalize_phrase(text)):
+    # "vi" of "bilateral_vi_or_blindness" for the design's "visual impairment": a short name
+    # word that the initials of consecutive words of the study's text spell, and that the
+    # text never writes itself
+    written = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text) if w.lower() not in STOPWORDS]
+    own = {w.lower() for w in written}
+    for abbreviation in (w for w in words if 2 <= len(w) <= 4 and w.isalpha() and w not in own):
+        n = len(abbreviation)
+        for i in range(len(written) - n + 1):
+            if "".join(w[0] for w in written[i:i + n]).lower() == abbreviation:
+                for word in normalize_phrase(" ".join(written[i:i + n])):
+                    out.setdefault(word, set()).add(abbreviation)
+    short = [w for w in words if 2 <= len(w) <= 5 and w.isalpha() and not set(w) & set("aeiou")]
+    for word in set(normalize_phrase(text)) if short else ():
         for abbreviation in short:
             if word[0] == abbreviation[0] and len(word) >= len(abbreviation) + 3 and \
                     _subsequence(abbreviation, word):

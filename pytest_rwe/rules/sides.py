@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.compared_side import starts_clause
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
@@ -145,6 +146,13 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
                       and seg_lo - r.last <= 3 and r.group != "unknown"]
         if antecedent:
             return Side(antecedent[-1].group, True)
+    # "A had lower X than B, and B users, in turn, had the lower Y": a stretch that names no
+    # group of its own belongs to the group with a verb of its own just before it
+    subject = [r for r in refs if r.last < seg_lo and seg_lo - r.last <= 6
+               and starts_clause(tokens, r.last)]
+    if subject and subject[-1].group != "unknown" and not [
+            r for r in stretch if not r.comparison]:
+        return Side(subject[-1].group, True)
     segment_text = " ".join(t.text for t in tokens[seg_lo:seg_hi])
     for group in (stretch, refs):
         side = _side_of(group, cue)

@@ -3,7 +3,7 @@ subgroup named by its qualifier alone (see :mod:`pytest_rwe.rules.strata`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_rwe.rules.memo import Memo
@@ -141,4 +141,30 @@ def subgroups(index: OutcomeIndex, chosen: list[Outcome], tokens: Sequence[Token
             picked = whole
         else:
             picked = pick(keys, index.qualifiers, tokens, c_lo, c_hi, matches, clause_places)
+        if not picked:
+            picked = _scoped(index, family, tokens, clauses, lo, c_lo, matches)
     return [index.outcomes[k] for k in sorted(set(picked), key=family.order.__getitem__)]
+
+
+_SCOPE = frozenset(["among", "amongst", "in", "for", "within"])
+
+
+def _scoped(index: OutcomeIndex, family: _Family, tokens: Sequence[Token],
+            clauses: Sequence[tuple[int, int]], lo: int, c_lo: int,
+            matches: Callable[[str, str], bool]) -> list[str]:
+    """"among adults with depression, those with X had higher odds of A (OR 2.1) but lower
+    odds of B (OR 1.3)": a clause of the sentence that opens with a scope ("among ...,")
+    names the subgroup of the clauses after it too; the subgroup it names, or []."""
+    for a, b in reversed([c for c in clauses if lo <= c[0] < c_lo]):
+        # at the clause's start, or after a heading's colon ("Survey X: among adults ...")
+        a = next((p + 1 for p in range(a, min(b, a + 12)) if tokens[p].text == ":"), a)
+        if a >= b or tokens[a].text.lower() not in _SCOPE:
+            continue
+        comma = next((p for p in range(a + 1, b) if tokens[p].text == ","), None)
+        if comma is None:
+            continue
+        places = word_places(index, tokens, a, comma)
+        picked = pick(family.among(index, places), index.qualifiers, tokens, a, comma, matches,
+                      places)
+        return picked if picked and picked != list(family.whole) else []
+    return []

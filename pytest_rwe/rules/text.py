@@ -274,6 +274,16 @@ _LEADING_SUBORDINATE = re.compile(r"\s*(?:while|whilst|although|though|whereas|e
                                   r"despite|in\s+contrast\s+to)\b", re.IGNORECASE)
 
 
+# the first item of a list of amounts after a colon, with no verb of its own: "hypertension
+# alone by 22%", not "PHQ-9 decreased by 4.2 points"
+_BY_AMOUNT = re.compile(r"(?:(?!\w+ed\b|(?:fell|rose|grew|dropped|was|were|is|are)\b)"
+                        r"[^,;:()])+?\bby\s+(?:about\s+|roughly\s+|some\s+)?[-\u2212]?"
+                        r"\d[\d.]*\s*(?:%|percent|per\s+cent|points?\b)", re.IGNORECASE)
+# a bracket holding only an estimate: "(HR 1.25)", "(aOR 2.1, 1.4-3.0)", "(0.76)"
+_ESTIMATE_BRACKET = re.compile(r"\((?:a?(?:HR|OR|RR|IRR|PR|SMD|MD)s?\s*)?[-\u2212]?\d[^()]*\)",
+                               re.IGNORECASE)
+
+
 def clauses(text: str, sentence: Span) -> list[Span]:
     """Clauses of one sentence, split at ';', contrastive conjunctions and ": " (not before a
     number: "A vs B: 4.3% vs 5.1%" stays one clause), and after a leading "While ...,"."""
@@ -291,10 +301,13 @@ def clauses(text: str, sentence: Span) -> list[Span]:
             continue
         if match.group(0).startswith(":") and (
                 re.match(r"\s*[-\u2212(]?\d", body[match.end():])
-                or len(re.sub(r"\([^()]*\)", " ", body[:match.start()]).split()) <= 6):
+                or len(_ESTIMATE_BRACKET.sub(" ", body[:match.start()]).split()) <= 6):
             # "Stroke: 4.3% vs 5.1%", "A vs B: stroke 4.3% vs 5.1%", "A (HR 1.2) and B
-            # (HR 1.3): higher with X" (a heading's bracketed estimates are not words): one
+            # (HR 1.3): higher with X" (a heading's bracketed estimates are not words): one;
+            # a bracket that describes ("(n = 89, MDD, ...)") is words of a long heading
             continue
+        if match.group(0).startswith(":") and _BY_AMOUNT.match(body, match.end()):
+            continue  # "X raised the risk of Y: A by 22%, B by 28%": the verb is before it
         if re.match(r",?\s*(?:however|though)$", match.group(0), re.IGNORECASE) and \
                 body[match.end():match.end() + 1] == ",":
             continue  # "Albuminuria, however, was lower": set off by commas, no new clause
