@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_rwe.calibrate_tables import format_by_origin, format_table
 from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.stats import confusion, fleiss_kappa
 from pytest_rwe.study import Study
@@ -37,8 +36,6 @@ __all__ = [
     "by_origin",
     "calibrate",
     "disagreements",
-    "format_by_origin",
-    "format_table",
     "judge_labeled",
     "load_labeled",
     "parse_labeled_line",

@@ -20,12 +20,11 @@ from pytest_rwe.calibrate import (
     by_origin,
     calibrate,
     disagreements,
-    format_by_origin,
-    format_table,
     judge_labeled,
     load_labeled,
     to_json,
 )
+from pytest_rwe.cli.calibrate_tables import format_by_origin, format_table
 from pytest_rwe.criteria import default_thresholds
 from pytest_rwe.engine import build_engine, engine_config
 from pytest_rwe.prompts import PromptFileError
