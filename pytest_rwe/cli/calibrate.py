@@ -52,8 +52,9 @@ def add_calibrate_parser(subparsers: Any) -> argparse.ArgumentParser:
         "calibrate", help="measure jurors against labeled summaries",
         description="Judge every labeled summary with every juror and report, per juror and "
         "for the jury, per criterion: accuracy, sensitivity (errors caught), specificity "
-        "(correct summaries passed), Cohen's kappa with a bootstrap 95%% interval and "
-        "abstentions; and Fleiss' kappa among the jurors.")
+        "(correct summaries passed), Cohen's kappa with a bootstrap 95% interval, "
+        "abstentions and juror errors (exit status 1 when a juror could not be asked); and "
+        "Fleiss' kappa among the jurors.")
     parser.add_argument("labeled", nargs="+", metavar="LABELED.jsonl",
                         help="labeled summaries, one JSON object per line")
     parser.add_argument("--cases", default="cases/studies", metavar="DIR",
