@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 
+from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cue_targets import GENERIC_TARGETS, argument_head
 from pytest_rwe.rules.cues import Cue
@@ -16,7 +17,8 @@ from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.text import Token
 
-__all__ = ["contrasted_change", "measure_antecedent", "pronoun_antecedent", "subject_pronoun"]
+__all__ = ["bare_change", "contrasted_change", "measure_antecedent", "pronoun_antecedent",
+           "subject_pronoun"]
 
 Mentions = Callable[[int, int], list[Mention]]
 
@@ -146,3 +148,29 @@ def contrasted_change(tokens: Sequence[Token], refs: Sequence[GroupRef]) -> str 
             not others <= {"intervention", "control"}:
         return None
     return others.pop()
+
+
+def bare_change(tokens: Sequence[Token], cue: Cue, hi: int, group_words: set[int]) -> bool:
+    """A change noun with no argument of its own ("a greater increase in the A group",
+    "more decrease was seen"), so it is about the outcome the sentence named."""
+    if tokens[cue.end].text.lower() not in lexicon.CHANGE_NOUNS:
+        return False
+    before = tokens[cue.start - 1].text.lower() if cue.start else ""
+    if cue.start == cue.end and before not in ("a", "an", "significant", "with") and \
+            before not in lexicon.INTENSIFIERS:
+        return False  # "this reduction in the control group": the change named before
+    nxt = cue.end + 1
+    if nxt >= hi:
+        return True
+    word = tokens[nxt].text.lower()
+    if word in ("of", "for", "to") or (word[0].isalpha() and word not in (
+            "in", "was", "were", "is", "with", "after", "among", "compared", "than",
+            "observed", "seen", "found", "noted")):
+        return False
+    if word in ("in", "among"):
+        after = nxt + 1
+        while after < hi and tokens[after].text.lower() in ("the", "a", "an", "all", "those",
+                                                              "patients", "participants"):
+            after += 1
+        return after in group_words
+    return True

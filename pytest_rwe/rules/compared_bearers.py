@@ -1,6 +1,6 @@
 """A group named right after the compared-against one, by a preposition, bears the direction:
 "the time to X was longer versus placebo with drug A". The walk back from a group to "than"
-or "versus" (``groups._position``) passes over plain words, so both groups there read as
+or "versus" (``group_position.position``) passes over plain words, so both groups there read as
 compared; the one after the preposition is not.
 """
 

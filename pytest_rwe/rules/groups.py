@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from pytest_rwe.rules import lexicon
-from pytest_rwe.rules.compared_side import equative_as, multiple_of
+from pytest_rwe.rules.group_position import comparison_word, position
 from pytest_rwe.rules.group_words import (
     GROUP_GENERIC,
     NEGATABLE,
@@ -38,7 +38,6 @@ from pytest_rwe.rules.group_words import (
     vocabulary,
 )
 from pytest_rwe.rules.head_nouns import head_noun
-from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, same_word, stem
 from pytest_rwe.study import Study
 
@@ -46,13 +45,6 @@ __all__ = ["Group", "GroupRef", "find_group_refs", "labels_of"]
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
 _RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
                        "/"})
-_REFERENCE_BRIDGE = words("""
-the those that in of with for among to patients group groups participants subjects by on
-receiving treated given who were was users arm non - did undergoing taking using allocated
-assigned randomized randomised fed exposed after during nights night days day women men
-children infants eyes side sides cases individuals people persons values levels concentrations
-scores rates
-""")
 @dataclass(frozen=True)
 class GroupRef:
     """A reference to a group: which one, where, and whether it is the compared-against side."""
@@ -228,64 +220,12 @@ def _ref(tokens: Sequence[Token], labels: list[str | None], run: list[int],
         via = "role"
     if any(str(labels[p]).startswith("label-") for p in run):
         via = "label"
-    comparison, between = _position(tokens, run[0])
+    comparison, between = position(tokens, run[0])
     return GroupRef(group, run[0], comparison, run[-1], between, via,
                     all(p in verbatim for p in run))
 
 
-def _position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
-    """(compared-against side, "between" side) of a reference starting at ``first``.
-
-    The reference is the compared-against side when "than", "compared with", "versus" ...
-    stands within five words before it, over plain words ("than subjects who received
-    placebo", "than those sedated with ketamine", "than in the A group and the B group"),
-    not over punctuation, numbers or a claim word; "than baseline" compares times, not
-    groups."""
-    if first >= 2 and tokens[first - 1].text.lower() == "not" and \
-            tokens[first - 2].text.lower() == "but":
-        return True, False  # "Telmisartan, but not losartan, reduced X": the contrasted side
-    pos = first - 1
-    steps = 0
-    while pos >= 0 and steps < 6:
-        word = tokens[pos].text.lower()
-        if _comparison_word(tokens, pos) or equative_as(tokens, pos) or \
-                multiple_of(tokens, pos) or (
-                word in ("to", "with") and pos > 0 and tokens[
-                pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")) or (
-                word == "to" and _preferred_before(tokens, pos)):
-            after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
-            return after not in _TIMES, False
-        if word == "between":
-            return False, True
-        if word == "and" and _between_before(tokens, pos):
-            return False, True
-        # "than their 3,198 matched controls", "vs. the English group"
-        if not (word in _REFERENCE_BRIDGE or (word.isalpha() and word not in _CLAIM_WORDS)
-                or tokens[pos].is_number or (word == "%" and pos > 0 and tokens[pos - 1].is_number)
-                or (word == "." and pos > 0
-                                             and tokens[pos - 1].text.lower() in ("vs", "v"))):
-            break
-        pos -= 1
-        steps += 1
-    return False, False
-
-
-# "preferred A to B", "superior to B": the word after "to" is the compared-against side
-# "a similar 30-day mortality to B", "comparable to B": B is the compared side as well
-_PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior|similar|comparable|"
-                        r"equivalent|identical)$", re.IGNORECASE)
-
-
-def _preferred_before(tokens: Sequence[Token], pos: int) -> bool:
-    return any(_PREFERRED.match(t.text) for t in tokens[max(0, pos - 6):pos])
-
-
 _CUE_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE
-_TIMES = frozenset(["baseline", "before", "pre", "pretreatment", "preintervention", "entry",
-                    "admission", "prior"])
-_CLAIM_WORDS = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | frozenset(
-    ["significantly", "significant", "was", "were", "is", "are", "not", "no", "whereas",
-     "while", "but", "although", "however"])
 
 
 def _compound(tokens: Sequence[Token], pos: int) -> bool:
@@ -293,35 +233,6 @@ def _compound(tokens: Sequence[Token], pos: int) -> bool:
     name, not a claim, when the group's description has it."""
     return pos + 2 < len(tokens) and tokens[pos + 1].text == "-" and \
         tokens[pos + 1].start == tokens[pos].end and tokens[pos + 2].start == tokens[pos + 1].end
-
-
-def _comparison_word(tokens: Sequence[Token], pos: int) -> bool:
-    """"than", "versus", "vs", "compared" ...; "v" only standing alone ("A v B", not the
-    "V" of "S/V")."""
-    word = tokens[pos].text.lower()
-    if word not in lexicon.COMPARISON:
-        return False
-    if word in ("compared", "comparison", "comparisons", "contrast", "contrasted", "relative"):
-        # "compared with B": B is the reference; "compared 28,563 A users with B": A is not
-        nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
-        return nxt in ("with", "to", "against", "")
-    if word != "v":
-        return True
-    glued = (pos > 0 and tokens[pos - 1].end == tokens[pos].start) or (
-        pos + 1 < len(tokens) and tokens[pos + 1].start == tokens[pos].end
-        and tokens[pos + 1].text != ".")
-    return not glued
-
-
-def _between_before(tokens: Sequence[Token], pos: int) -> bool:
-    """An "and" that closes "between A and B"."""
-    for back in range(pos - 1, max(-1, pos - 9), -1):
-        word = tokens[back].text.lower()
-        if word == "between":
-            return True
-        if word in (",", ";", "than", "compared"):
-            return False
-    return False
 
 
 def _side(label: str | None) -> str | None:
@@ -344,7 +255,7 @@ def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
 
 
 def _glue(tokens: Sequence[Token], pos: int) -> bool:
-    if pos >= len(tokens) or _comparison_word(tokens, pos):
+    if pos >= len(tokens) or comparison_word(tokens, pos):
         return False  # "A than B" is two references, never one
     return (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in _STOP_STEMS
             or tokens[pos].norm in GROUP_GENERIC)
@@ -360,7 +271,7 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
     generic-*, unknown or None."""
     token = tokens[pos]
     norm, word = token.norm, token.text.lower()
-    if _comparison_word(tokens, pos) or (word in _CUE_WORDS and not _compound(tokens, pos)
+    if comparison_word(tokens, pos) or (word in _CUE_WORDS and not _compound(tokens, pos)
                                          and not paired_names(tokens, pos, vocab)):
         return None  # "compared" is not "comparator", "lowering" not a group's word here
     prev = tokens[pos - 1].text.lower() if pos else ""

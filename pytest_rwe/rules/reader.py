@@ -12,6 +12,7 @@ from dataclasses import replace
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.analysis import Analysis, Claim
 from pytest_rwe.rules.antecedents import (
+    bare_change,
     contrasted_change,
     measure_antecedent,
     pronoun_antecedent,
@@ -25,12 +26,9 @@ from pytest_rwe.rules.claim_parts import (
     says_significance,
     significance_after,
 )
+from pytest_rwe.rules.clause_values import clause_values
 from pytest_rwe.rules.compared_values import (
-    compared_values,
     contrasted_values,
-    first_values,
-    ordered_values,
-    parallel_values,
 )
 from pytest_rwe.rules.cue_targets import (
     argument_head,
@@ -40,7 +38,6 @@ from pytest_rwe.rules.cue_targets import (
     polarity,
 )
 from pytest_rwe.rules.cues import Cue, find_cues
-from pytest_rwe.rules.event_counts import event_counts
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.headline import headline_cues
@@ -48,16 +45,13 @@ from pytest_rwe.rules.loose import loose_claim
 from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
-from pytest_rwe.rules.respectively import respective_values, within_group
+from pytest_rwe.rules.respectively import within_group
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import sole_outcome
 from pytest_rwe.rules.stated_difference import stated_difference
 from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span
-from pytest_rwe.rules.value_refs import value_owners
-from pytest_rwe.rules.values_then_groups import values_then_groups
-from pytest_rwe.rules.zero_values import zero_values
 from pytest_rwe.study import Study
 
 
@@ -253,7 +247,8 @@ class Reader:
         outcomes = {m.outcome.key for m in earlier}
         if len(outcomes) == 1 and subject_pronoun(tokens, lo, cue.start, cue.end):
             return last  # "Before induction, X was similar, but it was lower in the A group"
-        if len(outcomes) == 1 and cue.start > last.positions[-1] and self._bare_change(cue, hi):
+        if len(outcomes) == 1 and cue.start > last.positions[-1] and \
+                bare_change(tokens, cue, hi, self.group_words):
             return last  # "X increased in both groups, with a greater increase in the A group"
         head = argument_head(tokens, cue, hi)
         if head is not None and measures(head[0], last, lo) and len(outcomes) == 1 and \
@@ -275,32 +270,6 @@ class Reader:
         if len(known) != 1 or len(unknown) != 1:
             return None
         return Side("control" if known == {"intervention"} else "intervention", True)
-
-    def _bare_change(self, cue: Cue, hi: int) -> bool:
-        """A change noun with no argument of its own ("a greater increase in the A group",
-        "more decrease was seen"), so it is about the outcome the sentence named."""
-        tokens = self.analysis.tokens
-        if tokens[cue.end].text.lower() not in lexicon.CHANGE_NOUNS:
-            return False
-        before = tokens[cue.start - 1].text.lower() if cue.start else ""
-        if cue.start == cue.end and before not in ("a", "an", "significant", "with") and \
-                before not in lexicon.INTENSIFIERS:
-            return False  # "this reduction in the control group": the change named before
-        nxt = cue.end + 1
-        if nxt >= hi:
-            return True
-        word = tokens[nxt].text.lower()
-        if word in ("of", "for", "to") or (word[0].isalpha() and word not in (
-                "in", "was", "were", "is", "with", "after", "among", "compared", "than",
-                "observed", "seen", "found", "noted")):
-            return False
-        if word in ("in", "among"):
-            after = nxt + 1
-            while after < hi and tokens[after].text.lower() in ("the", "a", "an", "all", "those",
-                                                                  "patients", "participants"):
-                after += 1
-            return after in self.group_words
-        return True
 
     def _claim(self, mention: Mention, cue: Cue | None, lo: int, hi: int, span: Span,
                refs: list[GroupRef], baseline: bool) -> Claim:
@@ -330,16 +299,9 @@ class Reader:
             times = bool(lexicon.TIME_NAME.search(mention.outcome.name))
             excluded = self.description_numbers
             if (lo, hi, times) not in self.values:  # once a clause, as self.stated
-                own = value_owners(refs)  # "at the end of RT": a setting, not a group
-                self.values[lo, hi, times] = group_values(
-                    tokens, own, lo, hi, times, excluded) or self._sentence_values(lo) or \
-                    first_values(tokens, own, lo, hi, times, excluded) or \
-                    compared_values(tokens, own, lo, hi, self.in_names) or \
-                    parallel_values(tokens, own, lo, hi, self.in_names) or \
-                    ordered_values(tokens, own, lo, hi) or respective_values(
-                        tokens, own, lo, hi, excluded) or values_then_groups(
-                        tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
-                    event_counts(tokens, own, lo, hi)
+                self.values[lo, hi, times] = clause_values(
+                    tokens, refs, lo, hi, times, excluded, self.in_names,
+                    lambda: self._sentence_values(lo))
             values = self.values[lo, hi, times]
             within = values is not None and within_group(span.quote)  # "from 0.75 to 0.92 in A"
             if (within or values is None) and (moved := changes_claim(  # both groups' changes

@@ -1,0 +1,42 @@
+"""The groups' own values in a clause ("12.4% in A and 3.4% in C"), read by the first of
+several layouts that applies.
+
+Used by :class:`pytest_rwe.rules.reader.Reader` once per clause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pytest_rwe.rules.compared_values import (
+    compared_values,
+    first_values,
+    ordered_values,
+    parallel_values,
+)
+from pytest_rwe.rules.event_counts import event_counts
+from pytest_rwe.rules.group_values import GroupValues, group_values
+from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.respectively import respective_values
+from pytest_rwe.rules.text import Token
+from pytest_rwe.rules.value_refs import value_owners
+from pytest_rwe.rules.values_then_groups import values_then_groups
+from pytest_rwe.rules.zero_values import zero_values
+
+__all__ = ["clause_values"]
+
+
+def clause_values(tokens: Sequence[Token], refs: list[GroupRef], lo: int, hi: int, times: bool,
+                  excluded: frozenset[float], in_names: set[int],
+                  sentence_values: Callable[[], GroupValues | None]) -> GroupValues | None:
+    """The groups' values in tokens ``lo:hi``; ``sentence_values`` (called only when the
+    clause's own layouts fail first) reads them over the whole sentence."""
+    own = value_owners(refs)  # "at the end of RT": a setting, not a group
+    return group_values(tokens, own, lo, hi, times, excluded) or sentence_values() or \
+        first_values(tokens, own, lo, hi, times, excluded) or \
+        compared_values(tokens, own, lo, hi, in_names) or \
+        parallel_values(tokens, own, lo, hi, in_names) or \
+        ordered_values(tokens, own, lo, hi) or respective_values(
+            tokens, own, lo, hi, excluded) or values_then_groups(
+            tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
+        event_counts(tokens, own, lo, hi)
