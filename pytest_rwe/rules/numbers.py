@@ -36,7 +36,7 @@ from pytest_rwe.rules.number_groups import (
     size_swap,
     whole_as_group,
 )
-from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_in, summary_numbers
 from pytest_rwe.rules.number_owners import local_outcomes, named_near
 from pytest_rwe.rules.number_reading import (
     at_time_written,
@@ -142,7 +142,7 @@ def _p_written_for_a_result(text: str, number: NumberMention, context: str) -> b
 def check_numbers(study: Study, index: StudyIndex, analysis: Analysis) -> list[NumberFinding]:
     """Every written number that no study number supports at the precision written."""
     text = analysis.text
-    numbers = Numbers(text, numbers_in(text))
+    numbers = Numbers(text, summary_numbers(text))
     approximations = approximations_in(text)
     in_words = [a.span for a in approximations]
     mention_starts = [m.span.start for m in analysis.mentions]

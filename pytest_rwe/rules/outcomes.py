@@ -26,7 +26,7 @@ from pytest_rwe.rules.name_index import (
     OutcomeIndex,
     Variant,
 )
-from pytest_rwe.rules.number_mentions import NumberMention, numbers_in
+from pytest_rwe.rules.number_mentions import NumberMention, numbers_within
 from pytest_rwe.rules.outcome_places import (
     by_numbers,
     by_timepoint,
@@ -269,14 +269,13 @@ def _resolve(index: OutcomeIndex, facts: Mapping[str, Fact], text: str, tokens: 
              clauses: Sequence[tuple[int, int]] = ()) -> list[Mention]:
     if not candidates:
         return []
-    sentence_text = text[tokens[lo].start:tokens[hi - 1].end] if hi > lo else ""
     # the sentence's numbers tell rivals apart; most sentences have none, and reading a list
     # sentence of hundreds of outcomes for them costs more than all its names
     read: list[list[NumberMention]] = []
 
     def written() -> list[NumberMention]:
         if not read:
-            read.append(numbers_in(sentence_text))
+            read.append(numbers_within(text, tokens[lo].start, tokens[hi - 1].end))
         return read[0]
 
     names = index.names
