@@ -27,6 +27,7 @@ _KEY_PATTERNS = re.compile(
 # pattern, which costs about 50 ns a character (a judge's answer is kilobytes long).
 _CASED_ANCHORS = ("sk-", "AIza")
 _UNCASED_ANCHORS = ("bearer", "api-key", "api_key", "apikey")
+_UNCASED_ANCHOR_BYTES = tuple(anchor.encode("ascii") for anchor in _UNCASED_ANCHORS)
 # The only characters beyond ASCII that the pattern's case-insensitive parts match as ASCII
 # letters (or whose lower case holds one): a text with any of them takes the pattern's path.
 _FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
@@ -76,10 +77,17 @@ def _may_hold_key(text: str) -> bool:
     """False only when ``_KEY_PATTERNS`` cannot match ``text`` (see ``_CASED_ANCHORS``)."""
     if any(anchor in text for anchor in _CASED_ANCHORS):
         return True
-    if not text.isascii() and any(odd in text for odd in _FOLDS_TO_ASCII):
+    if text.isascii():
+        lowered = text.lower()
+        return any(anchor in lowered for anchor in _UNCASED_ANCHORS)
+    if any(odd in text for odd in _FOLDS_TO_ASCII):
         return True
-    lowered = text.lower()
-    return any(anchor in lowered for anchor in _UNCASED_ANCHORS)
+    # Only the four characters above lower-case onto ASCII letters, so the anchors can only
+    # be made of the text's ASCII characters: dropping the others (which may join two runs,
+    # a harmless "maybe") and lowering bytes is a quarter of the cost of str.lower() on a
+    # text with one character beyond Latin-1 (every judge prompt with a "≥" in it).
+    ascii_lowered = text.encode("ascii", "ignore").lower()
+    return any(anchor in ascii_lowered for anchor in _UNCASED_ANCHOR_BYTES)
 
 
 def url_secrets(name: str) -> list[str]:
