@@ -218,6 +218,19 @@ def test_words_of_proportion_and_hedged_numbers(hr: str, text: str, score: int) 
     assert judge(study, text, "numbers_accurate").score == score
 
 
+@pytest.mark.parametrize(("text", "score"), [
+    ("Drug A had an HR of about 0.9 for stroke.", 0),  # 0.9 is only the upper bound rounded
+    ("Drug A had a hazard ratio of roughly 0.9 for stroke.", 0),
+    ("Drug A had an HR of about 0.8 for stroke.", 1),
+    ("Drug A had an HR of 0.82 (95% CI 0.71 to about 0.9) for stroke.", 1),
+])
+def test_a_hedged_estimate_is_held_to_the_estimate_not_to_a_bound(text: str,
+                                                                 score: int) -> None:
+    study = trial({"outcome.stroke_bin!HR": "0.82 (0.71, 0.93)",
+                   "outcome.stroke_bin!pvalue": "0.008"})
+    assert judge(study, text, "numbers_accurate").score == score
+
+
 @pytest.mark.parametrize(("p", "text", "score"), [
     ("0.018", "Drug A reduced all-cause mortality (p < 0.05).", 1),
     ("0.018", "Drug A reduced all-cause mortality (p < 0.01).", 0),

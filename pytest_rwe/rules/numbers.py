@@ -61,16 +61,19 @@ _LABEL_CI_RE = re.compile(r"\b(?:hazard|odds|risk|rate)\s+ratios?\b|\brelative\s
                           r"mean\s+)?(?:difference|change)s?\b|\bconfidence\s+intervals?\b|\b"
                           r"estimates?\b", re.IGNORECASE)
 _GAP_RE = re.compile(r"^(?:[\s,:=()\[\]%\u2212\u2013\-]|\d[\d.,]*|\.\d+|\b(?:to|of|was|were|is|"
-                     r"and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|"
-                     r"percentage|points?|pp|units?|mmHg|range|from|between)\b)*$",
+                     r"and|adjusted|95|CI|confidence|interval|s|by|about|approximately|around|roughly|"
+                     r"nearly|almost|percentage|points?|pp|units?|mmHg|range|from|between)\b)*$",
                      re.IGNORECASE)
 # "mean PHQ-9 change at 6 months -3.2": the time the label's value is measured at, between
 # the label and the value (not "HR 1.59 at 5 years and 1.45", the time of the value before)
 _TIME_GAP = re.compile(r"\s*(?:at|after|over)\s+\d+\s*(?:months?|weeks?|years?|days?|mo|y)"
                        r"\s*(?:[,:=]|\b(?:was|were|of|is)\b)?\s*", re.IGNORECASE)
+# "HR 0.82", "hazard ratio of 0.82", and hedged: "HR of about 0.9" still names the estimate,
+# so it is checked against the estimate, not against a bound it happens to round to
 _POINT_RE = re.compile(r"(?:\b(?:a?HR|a?OR|a?RR|IRR|MD)|\b(?:hazard|odds|risk|rate)\s+ratio|"
-                       r"\brelative\s+risk|\bmean\s+(?:difference|change))\s*(?:[:=,]|\bof\b|"
-                       r"\bwas\b|\bis\b|\bwere\b)?\s*$", re.IGNORECASE)
+                       r"\brelative\s+risk|\bmean\s+(?:difference|change))\s*(?:[:=,\u2248~]|"
+                       r"\bof\b|\bwas\b|\bis\b|\bwere\b)?\s*(?:\b(?:about|approximately|"
+                       r"around|roughly|nearly|almost|close\s+to)\s*|~\s*)?$", re.IGNORECASE)
 _CI_RE = re.compile(r"\b(?:CI|confidence\s+interval)\s*(?:[:=,]|\bof\b|\bwas\b|\bfrom\b)?\s*$",
                     re.IGNORECASE)
 _SIZE_AFTER = re.compile(r"^\s*(?:new\s+)?(?:patients|participants|subjects|individuals|people|"
