@@ -232,6 +232,10 @@ MUTANTS = (
     Mutant("reported_by_estimate", R + "reported.py", "    if own:\n        return own",
            "    if False:\n        return own", '"64% lower risk of low potassium (HR 0.36)" '
            "called not mentioned"),
+    Mutant("hedged_point", R + "numbers.py",
+           '"\\bof\\b|\\bwas\\b|\\bis\\b|\\bwere\\b)?\\s*(?:\\b(?:about|',
+           '"\\bof\\b|\\bwas\\b|\\bis\\b|\\bwere\\b)?\\s*(?:\\b(?:',
+           '"HR of about 0.9" for HR 0.82 accepted as its upper bound 0.93 rounded'),
 )
 
 
