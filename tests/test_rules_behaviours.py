@@ -155,6 +155,18 @@ def test_groups_by_role(text: str, score: int) -> None:
     assert judge(trial(STROKE), text, "direction_of_effect").score == score
 
 
+@pytest.mark.parametrize(("text", "score"), [
+    ("Is drug A linked to more falls than placebo? The study found no difference (p = 0.38).",
+     1),
+    ("The aim was to assess whether drug A increases falls. It did not (p = 0.38).", 1),
+    ("Drug A increased falls (p = 0.38).", 0),  # stated, not asked: a direction the p denies
+    ("Regardless of whether they were older, patients on drug A had more falls (p = 0.38).",
+     0),
+])
+def test_a_question_states_no_direction(text: str, score: int) -> None:
+    assert judge(trial(FALLS), text, "direction_of_effect").score == score
+
+
 def test_groups_by_label_and_abbreviation() -> None:
     study = trial(STROKE, intervention="Group H: high-flow nasal cannula",
                   control="Group M: air entrainment mask")

@@ -41,6 +41,7 @@ from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.headline import headline_cues
+from pytest_rwe.rules.inquiries import asked_from
 from pytest_rwe.rules.loose import loose_claim
 from pytest_rwe.rules.number_mentions import numbers_in
 from pytest_rwe.rules.outcomes import Mention
@@ -117,6 +118,8 @@ class Reader:
         refs = self._refs(lo, hi)
         cues = find_cues(analysis.text, analysis.tokens, lo, hi, span,
                          self.in_names | self.in_groups, self.in_names)
+        asked = asked_from(text, analysis.tokens, lo, hi, self._sentence_end(lo))
+        cues = [c for c in cues if c.start < asked]  # a question states no direction
         self.clause_cues = [c for c in cues if c.kind in ("higher", "lower", "valence")]
         if not cues and not mentions:
             return []
@@ -146,6 +149,13 @@ class Reader:
                 claims.append(loose_claim(self.analysis, cue, lo, hi, span, baseline(cue.start),
                                           self.in_groups | self.group_words))
         return claims
+
+    def _sentence_end(self, lo: int) -> int:
+        """Where the sentence holding token ``lo`` ends (the next one's first character)."""
+        following = bisect.bisect_right(self.sentence_los, lo)
+        if following < len(self.sentence_los):
+            return self.analysis.tokens[self.sentence_los[following]].start
+        return len(self.analysis.text)
 
     def _next_name(self, mention: Mention, hi: int) -> int:
         """Where the next outcome's name after ``mention`` starts in its clause (or ``hi``)."""
