@@ -167,6 +167,16 @@ def test_a_question_states_no_direction(text: str, score: int) -> None:
     assert judge(trial(FALLS), text, "direction_of_effect").score == score
 
 
+def test_a_sole_outcome_named_bare_then_denied_a_difference_is_not_reported() -> None:
+    """With one outcome, "Outcome: stroke. The adjusted HR (0.76) did not show a significant
+    difference" says that outcome did not differ, although its name stood alone before."""
+    text = ("Outcome: stroke. The adjusted HR (0.76) did not show a significant difference "
+            "between the groups.")
+    assert judge(trial(STROKE), text, "completeness").score == 0
+    assert judge(trial(STROKE), text.replace("did not show", "showed"),
+                 "completeness").score == 1
+
+
 def test_groups_by_label_and_abbreviation() -> None:
     study = trial(STROKE, intervention="Group H: high-flow nasal cannula",
                   control="Group M: air entrainment mask")

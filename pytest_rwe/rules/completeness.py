@@ -256,8 +256,10 @@ def find_missing(study: Study, analysis: Analysis, index: OutcomeIndex,
         if not must_report(key):
             continue
         claims = by_outcome.get(key, [])
-        if not claims and sole:
-            claims = [c for c in loose if c.generic]
+        if sole:
+            # also beside its bare name: "Outcome: any NCD. The adjusted PR (0.45) did not
+            # show a significant difference" says the one outcome did not differ
+            claims = claims + [c for c in loose if c.generic]
         statuses = set()
         for claim in claims:
             where = claim.mention.span.start if claim.mention else claim.clause.end - 1

@@ -115,7 +115,9 @@ outcomes group groups arms arm two both the a an this these that those between i
 is are significant significantly statistically observed found noted seen reduction reductions
 increase increases decrease decreases improvement improvements trend it they all each overall
 primary secondary endpoint endpoints any these those three four five six other none every
-such
+such adjusted unadjusted crude estimate estimates ratio hr hrs or ors rr rrs pr prs irr aor ahr
+apr arr did does do not no show shows showed shown demonstrate demonstrated reveal revealed
+detect detected reach reached
 """)
 
 
