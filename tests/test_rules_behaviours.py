@@ -306,3 +306,26 @@ def test_the_template_summary_of_a_boundary_p_value_passes_the_juror(p: str) -> 
     (fact,) = read_facts(study).values()
     (row,) = claim_diagnostics(study, text)["outcomes"]
     assert row["claimed_significant"] is fact.significant, text
+
+
+def test_a_finding_names_the_same_study_value_whatever_the_hash_seed() -> None:
+    """The juror is deterministic across processes: a p bound written for several outcomes
+    at once names the same outcome's p-value under every PYTHONHASHSEED."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from tests.test_rules_behaviours import trial\n"
+        "from pytest_rwe.rules import judge\n"
+        "study = trial({'outcome.stroke_bin!HR': '0.9 (0.7, 1.2)', 'outcome.stroke_bin!pvalue':"
+        " '0.41', 'outcome.falls_bin!HR': '1.1 (0.8, 1.4)', 'outcome.falls_bin!pvalue': '0.62',"
+        " 'outcome.death_bin!HR': '1.0 (0.8, 1.2)', 'outcome.death_bin!pvalue': '0.77'})\n"
+        "print(judge(study, 'Stroke, falls and death did not differ (all p > 0.99).',"
+        " 'numbers_accurate').explanation)\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outputs = {subprocess.run([sys.executable, "-c", script], cwd=root, check=True, text=True,
+                              capture_output=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2", "3", "4")}
+    assert len(outputs) == 1 and "does not hold" in next(iter(outputs))

@@ -111,7 +111,9 @@ class StudyIndex:
     def of_outcomes(self, keys: Iterable[str], *kinds: Kind) -> list[Entry]:
         """The entries of these outcomes (of ``kinds``, or all)."""
         out: list[Entry] = []
-        for key in keys:
+        # a set's order changes with the hash seed: sorted, a finding names the same entry
+        # in every run
+        for key in sorted(keys) if isinstance(keys, (set, frozenset)) else keys:
             out += [e for e in self._by_outcome.get(key, ()) if not kinds or e.kind in kinds]
         return out
 
