@@ -15,7 +15,8 @@ from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import Token
+from pytest_rwe.rules.text import Span, Token
+from pytest_rwe.study import Outcome
 
 __all__ = ["bare_change", "contrasted_change", "measure_antecedent", "pronoun_antecedent",
            "subject_pronoun"]
@@ -23,11 +24,22 @@ __all__ = ["bare_change", "contrasted_change", "measure_antecedent", "pronoun_an
 Mentions = Callable[[int, int], list[Mention]]
 
 
-def pronoun_antecedent(analysis: Analysis, mentions: Mentions, cue: Cue, lo: int, s_lo: int
-                       ) -> Mention | None:
+def _the_one_outcome(tokens: Sequence[Token], pos: int, sole: Outcome | None) -> Mention | None:
+    """The study's one outcome, referred to by the word at ``pos`` ("the score", "this"),
+    when no sentence before names one: a summary of a one-outcome study that opens "The
+    score was significantly lower with A" can only be about that outcome."""
+    if sole is None:
+        return None
+    token = tokens[pos]
+    return Mention(sole, (pos,), Span(token.start, token.end, token.text), False)
+
+
+def pronoun_antecedent(analysis: Analysis, mentions: Mentions, cue: Cue, lo: int, s_lo: int,
+                       sole: Outcome | None = None) -> Mention | None:
     """"The mean IFN level was 7.73 in the CO group. This was significantly lower than in
     the EDE group": a sentence whose subject is "this" or "it", about the one outcome the
-    sentence before named. ``mentions(lo, hi)``: the outcome mentions in a token range."""
+    sentence before named (or, opening the summary, the study's one outcome ``sole``).
+    ``mentions(lo, hi)``: the outcome mentions in a token range."""
     tokens = analysis.tokens
     if lo != s_lo or tokens[lo].text.lower() not in ("this", "it") or (
             lo + 1 < len(tokens) and tokens[lo + 1].text.lower() in GENERIC_TARGETS
@@ -35,7 +47,7 @@ def pronoun_antecedent(analysis: Analysis, mentions: Mentions, cue: Cue, lo: int
         return None  # "This difference ...": about whatever was compared, not a name
     before = [(a, b) for a, b in analysis.sentences if b <= s_lo and b > a]
     if not before:
-        return None
+        return _the_one_outcome(tokens, lo, sole)
     previous = mentions(*before[-1])
     if len({m.outcome.key for m in previous}) != 1:
         return None
@@ -43,12 +55,14 @@ def pronoun_antecedent(analysis: Analysis, mentions: Mentions, cue: Cue, lo: int
 
 
 def measure_antecedent(analysis: Analysis, mentions: Mentions, sentence_los: list[int],
-                       cue: Cue, lo: int, hi: int, s_lo: int) -> Mention | None:
+                       cue: Cue, lo: int, hi: int, s_lo: int, sole: Outcome | None = None
+                       ) -> Mention | None:
     """"The mean levels of IP-10 were ... . The A group showed significantly lower levels
     than the B group", "... . The score was significantly lower in A": a bare measure word
     ("levels", "the score") in a sentence that names no outcome is the measure last named,
-    when the nearest sentence before that names an outcome names one only.
-    ``sentence_los``: the first token of each sentence, in order."""
+    when the nearest sentence before that names an outcome names one only; with none
+    before, the study's one outcome ``sole``. ``sentence_los``: the first token of each
+    sentence, in order."""
     tokens = analysis.tokens
     sentences = analysis.sentences
     at = bisect.bisect_left(sentence_los, s_lo)
@@ -70,6 +84,8 @@ def measure_antecedent(analysis: Analysis, mentions: Mentions, sentence_los: lis
         previous = mentions(a, b) if b > a else []
         if previous:
             break
+    if not previous and not mentions(0, s_lo):
+        return _the_one_outcome(tokens, lo + 1 if subject else cue.start, sole)
     if len({m.outcome.key for m in previous}) != 1:
         return None
     return previous[-1]

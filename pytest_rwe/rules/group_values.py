@@ -31,7 +31,7 @@ _RANGE = words("to - \u2013 \u2212")
 _BEFORE_REF = words("% in of for among with the patients participants subjects eyes cases "
                     "women men children infants mm min h hours days months years kg points "
                     "units cm ml mg score scores group arm ( ) , was were treated receiving "
-                    "received given taking allocated randomized randomised assigned who s")
+                    "received given taking allocated randomized randomised assigned who s those")
 _AFTER_REF = words("group groups arm arms : = was were had showed is are of with ( patients "
                    "participants subjects and the mean median value values at rate")
 _BETWEEN = words("vs vs. versus and compared with to , / or against than")
@@ -139,7 +139,8 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
             continue
         if (value.is_integer() and 1900 <= value <= 2100) or (
                 prev in ("for", "at", "after", "within", "over", "during", "until", "by")
-                and not (times and nxt in _TIME_VALUE_UNITS) and not _with_share(tokens, pos)):
+                and not (times and nxt in _TIME_VALUE_UNITS) and not _with_share(tokens, pos)
+                and not _share_of(tokens, pos, hi)):
             pos += 1
             continue  # a year, or a time point "at 12 weeks", "for 3 days"
         negative = pos > lo and tokens[pos - 1].text in ("-", "\u2212") and (
@@ -147,6 +148,19 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
         out.append(_Value(pos, -value if negative else value, nxt == "%", len(stack)))
         pos += 1
     return out
+
+
+def _share_of(tokens: Sequence[Token], pos: int, hi: int) -> bool:
+    """"was exhibited by 80.0% (40/50) of patients receiving A": a share of the people
+    after it, not a time point "by 12 weeks" or a change "fell by 30%"."""
+    if pos + 1 >= hi or tokens[pos + 1].text != "%":
+        return False
+    after = pos + 2
+    if after < hi and tokens[after].text == "(":
+        while after < hi and tokens[after].text != ")":
+            after += 1
+        after += 1
+    return after < hi and tokens[after].text.lower() == "of"
 
 
 def _with_share(tokens: Sequence[Token], pos: int) -> bool:

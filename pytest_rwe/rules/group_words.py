@@ -212,11 +212,15 @@ def vocabulary(study: Study) -> Vocabulary:
     c_all = [w for w in c_words + c_abbr if w not in GROUP_GENERIC] or [
         w for w in c_words if w not in NEGATIONS]
     control_negates = any(w in NEGATIONS for w in c_all)
-    i_only = [w for w in i_all if w not in NEGATIONS and not any(same_word(w, c) for c in c_all)]
+    # a word of both descriptions names neither alone, even a common word one of them is
+    # named by ("the aprepitant triple regimen" against "the standard regimen")
+    i_only = [w for w in i_all if w not in NEGATIONS
+              and not any(same_word(w, c) for c in c_all + c_words)]
     negated = _negated_words(study.picot.get("control"))
     # a role word of the other side ("standard intervention" as the control, "placebo
     # plus X" as the intervention) names that other side when it stands alone
-    c_only = [w for w in c_all if w not in NEGATIONS and not any(same_word(w, i) for i in i_all)
+    c_only = [w for w in c_all if w not in NEGATIONS
+              and not any(same_word(w, i) for i in i_all + i_words)
               and w not in negated and w not in _INTERVENTION_ROLE_STEMS]
     i_only = [w for w in i_only if w not in _CONTROL_ROLE_STEMS]
     # "HYBRID vs FTP" with "combined FTP and power training" vs "functional task practice

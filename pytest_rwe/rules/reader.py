@@ -242,9 +242,13 @@ class Reader:
         s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
         earlier = self._mentions(s_lo, cue.start)
         if not earlier:
-            return pronoun_antecedent(self.analysis, self._mentions, cue, lo, s_lo) or \
+            # the study's one outcome, unless an earlier claim was about a measure it does
+            # not name ("Pain VAS was lower in A. The score was ..." is about that measure)
+            sole = self.study.outcomes[0] if len(self.study.outcomes) == 1 and not any(
+                c.outcome is None for c in self.analysis.claims) else None
+            return pronoun_antecedent(self.analysis, self._mentions, cue, lo, s_lo, sole) or \
                 measure_antecedent(self.analysis, self._mentions, self.sentence_los, cue, lo,
-                                   hi, s_lo)
+                                   hi, s_lo, sole)
         seg_lo, _ = segment(tokens, cue.start, cue.end, lo, hi)
         lead = [t.text.lower() for t in tokens[seg_lo:min(seg_lo + 3, cue.start)]]
         last = earlier[-1]
