@@ -44,7 +44,8 @@ def position(tokens: Sequence[Token], first: int) -> tuple[bool, bool]:
                 multiple_of(tokens, pos) or (
                 word in ("to", "with") and pos > 0 and tokens[
                 pos - 1].text.lower() in ("compared", "comparison", "relative", "contrast")) or (
-                word == "to" and _preferred_before(tokens, pos)):
+                word == "to" and _preferred_before(tokens, pos)) or (
+                word == "from" and _different_before(tokens, pos)):
             after = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
             return after not in _TIMES, False
         if word == "between":
@@ -70,6 +71,17 @@ _PREFERRED = re.compile(r"^(?:preferred|prefer|prefers|superior|inferior|similar
 
 def _preferred_before(tokens: Sequence[Token], pos: int) -> bool:
     return any(_PREFERRED.match(t.text) for t in tokens[max(0, pos - 6):pos])
+
+
+# "a decrease in A was significantly different from B": B is the compared-against side
+_DIFFERENT = frozenset(["different", "differed", "differs", "differ", "distinct"])
+
+
+def _different_before(tokens: Sequence[Token], pos: int) -> bool:
+    """"different from B", "differed significantly from B"."""
+    before = [t.text.lower() for t in tokens[max(0, pos - 2):pos]]
+    return bool(before) and (before[-1] in _DIFFERENT or (
+        len(before) == 2 and before[0] in _DIFFERENT and before[1].endswith("ly")))
 
 
 _TIMES = frozenset(["baseline", "before", "pre", "pretreatment", "preintervention", "entry",
