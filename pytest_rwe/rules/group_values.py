@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pytest_rwe.rules.groups import Group, GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.memo import Memo
-from pytest_rwe.rules.text import Token
+from pytest_rwe.rules.text import Token, outside_brackets
 from pytest_rwe.rules.units import compound_unit
 
 _NOT_AFTER = words("± sd se sem = p p-value ci hr or rr irr iqr range / at after week weeks "
@@ -155,12 +155,8 @@ def _share_of(tokens: Sequence[Token], pos: int, hi: int) -> bool:
     after it, not a time point "by 12 weeks" or a change "fell by 30%"."""
     if pos + 1 >= hi or tokens[pos + 1].text != "%":
         return False
-    after = pos + 2
-    if after < hi and tokens[after].text == "(":
-        while after < hi and tokens[after].text != ")":
-            after += 1
-        after += 1
-    return after < hi and tokens[after].text.lower() == "of"
+    after = next(outside_brackets(tokens, pos + 2, hi), None)
+    return after is not None and tokens[after].text.lower() == "of"
 
 
 def _with_share(tokens: Sequence[Token], pos: int) -> bool:
@@ -381,24 +377,11 @@ def _declared_order(tokens: Sequence[Token], refs: Sequence[GroupRef], values: S
     if len(after) < 2:
         return None
     first, second = after[:2]  # the first pair: "82.31 vs 36.78 ... and 82.75 vs 18.50"
-    between = [t for t in _outside_brackets(tokens, first.position + 1,
-                                            _signed_start(tokens, second))
-               if not t.is_number and t.text not in "±"]
+    outside = (tokens[p] for p in outside_brackets(tokens, first.position + 1,
+                                                    _signed_start(tokens, second)))
+    between = [t for t in outside if not t.is_number and t.text not in "±"]
     # "4.22 ± 1.01 vs 4.97", "1 (0; 3) cm vs -1": the first value's SD or interval, its unit
     # and "vs" may stand between the two values
     if len(between) > 4 or not all(t.text.lower() in _BETWEEN | _UNITS for t in between):
         return None
     return _by_group([(refs[0], first), (refs[1], second)])
-
-
-def _outside_brackets(tokens: Sequence[Token], start: int, end: int) -> list[Token]:
-    """The tokens from ``start`` to ``end`` that no bracket encloses, brackets left out."""
-    out, depth = [], 0
-    for tok in tokens[start:end]:
-        if tok.text in "([":
-            depth += 1
-        elif tok.text in ")]":
-            depth = max(0, depth - 1)
-        elif not depth:
-            out.append(tok)
-    return out
