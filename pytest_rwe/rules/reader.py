@@ -48,11 +48,16 @@ from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
 from pytest_rwe.rules.respectively import within_group
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
-from pytest_rwe.rules.sole_outcome import sole_outcome
+from pytest_rwe.rules.sole_outcome import (
+    cue_mention,
+    sole_outcome,
+    survival_outcomes,
+    unnamed_outcome,
+)
 from pytest_rwe.rules.stated_difference import stated_difference
 from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
-from pytest_rwe.rules.text import Span
+from pytest_rwe.rules.text import Span, tokenize
 from pytest_rwe.study import Study
 
 
@@ -137,8 +142,10 @@ class Reader:
         for cue in cues:
             if cue.start in used:
                 continue
-            antecedent = self._antecedent(cue, lo, hi) or self._sole(cue, lo, hi, claims)
-            implied = self._survival(cue) if antecedent is None else []
+            antecedent = self._antecedent(cue, lo, hi) or self._sole(cue, lo, hi, claims) \
+                or self._unnamed(cue, lo, hi, claims)
+            implied = survival_outcomes(self.analysis, self.study.outcomes, cue) \
+                if antecedent is None else []
             if antecedent is not None:
                 claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
                                           baseline(cue.start)))
@@ -162,16 +169,35 @@ class Reader:
         return next((m.positions[0] for m in self._mentions(mention.positions[-1] + 1, hi)
                      if m.outcome.key != mention.outcome.key), hi)
 
-    def _sole(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
-        """The one outcome the sentence names, for a direction word naming nothing else."""
+    def _sentence(self, lo: int, claims: list[Claim]) -> tuple[int, int, set[str], str]:
+        """The sentence holding token ``lo``: its token range, the outcomes already given a
+        direction in it (by earlier clauses or ``claims``) and its text."""
         s_lo, s_hi = self.analysis.sentence_of(self.analysis.tokens[lo].start)
         directed = {c.outcome.key for c in self.analysis.claims + claims
                     if c.outcome is not None and c.direction is not None
                     and s_lo <= bisect.bisect_left(self.token_starts, c.clause.start) < s_hi}
         tokens = self.analysis.tokens
-        return sole_outcome(tokens, cue, lo, hi, self._mentions(s_lo, s_hi), directed,
-                            self.group_words, self.analysis.text[tokens[s_lo].start:
-                                                                 tokens[s_hi - 1].end])
+        return s_lo, s_hi, directed, self.analysis.text[tokens[s_lo].start:tokens[s_hi - 1].end]
+
+    def _sole(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
+        """The one outcome the sentence names, for a direction word naming nothing else."""
+        s_lo, s_hi, directed, sentence = self._sentence(lo, claims)
+        return sole_outcome(self.analysis.tokens, cue, lo, hi, self._mentions(s_lo, s_hi),
+                            directed, self.group_words, sentence)
+
+    def _unnamed(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
+        """The study's one outcome, for a direction word in a summary that names no outcome
+        (and made no claim about a measure the study does not name)."""
+        if self.analysis.mentions or len(self.study.outcomes) != 1 or \
+                any(c.outcome is None for c in self.analysis.claims):
+            return None
+        outcome = self.study.outcomes[0]
+        s_lo, _, directed, sentence = self._sentence(lo, claims)
+        name = {t.norm for t in tokenize(outcome.name)}
+        if outcome.key in directed or not unnamed_outcome(
+                self.analysis.tokens, cue, lo, s_lo, hi, self.group_words, sentence, name):
+            return None
+        return cue_mention(self.analysis, outcome, cue)
 
     def _between(self, cue: Cue) -> tuple[int, int] | None:
         """Where the direction cues before and after ``cue`` stand in its clause (the cues
@@ -194,21 +220,6 @@ class Reader:
             return False
         return any(g.position <= first <= g.last + 3
                    for g in self.analysis.groups)
-
-    def _survival(self, cue: Cue) -> list[Mention]:
-        """"lived longer", "survived longer" name no outcome but are about death: the
-        study's outcomes of death, when they all lie on one side (else none)."""
-        tokens = self.analysis.tokens
-        if cue.kind != "valence" or tokens[cue.start].text.lower() not in lexicon.LIVED:
-            return []
-        deaths = [o for o in self.study.outcomes if lexicon.DEATH_NAME.search(o.name)]
-        sides = {(self.analysis.facts[o.key].direction if o.key in self.analysis.facts
-                  else None) for o in deaths}
-        if not deaths or len(sides) != 1 or None in sides:
-            return []
-        span = Span(tokens[cue.start].start, tokens[cue.end].end,
-                    self.analysis.text[tokens[cue.start].start:tokens[cue.end].end])
-        return [Mention(o, (cue.start,), span, False) for o in deaths]
 
     def _within_one_group(self, cue: Cue, lo: int, hi: int, refs: list[GroupRef]) -> bool:
         """"X decreased from 28 to 9 in the A group", "a significant difference before and

@@ -10,6 +10,12 @@ word's own argument names nothing else. Then the word is about that outcome. Whe
 argument is a content word the name does not have ("a significant increase in Ve"), or the
 sentence names two outcomes, or the outcome already has a direction of its own there, the
 claim stays ungrounded.
+
+A summary of a one-outcome study that names no outcome at all is read the same way
+(:func:`unnamed_outcome`): "The scores were significantly lower in the A group", "ease of
+intubation was greater with A" (for "intubations considered easy") compare the groups on the
+one thing the study compared them on, unless the words before the direction word name
+something that outcome's name does not ("Nausea VAS scores were lower" is about nausea).
 """
 
 from __future__ import annotations
@@ -17,14 +23,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pytest_rwe.rules import lexicon
+from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.cue_targets import GENERIC_TARGETS
 from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import STOPWORDS, Token
+from pytest_rwe.rules.text import STOPWORDS, Span, Token, outside_brackets
+from pytest_rwe.study import Outcome
 
-__all__ = ["sole_outcome"]
+__all__ = ["cue_mention", "sole_outcome", "survival_outcomes", "unnamed_outcome"]
 
 # Words after a direction word that end its argument or introduce a group or a time, so the
 # word names no thing of its own: "higher than ...", "lower in the A group", "higher after".
@@ -32,7 +40,7 @@ _NO_ARGUMENT = words("""
 than compared versus vs in among with for at after before during by when following over within
 from to relative following thereafter and but or while whereas which that
 """)
-_DETERMINERS = words("the a an its their his her this these those")
+_DETERMINERS = words("the a an its their his her this these those both all each")
 
 
 def _argument(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int]) -> int | None:
@@ -88,6 +96,21 @@ def _over_time(tokens: Sequence[Token], cue: Cue, hi: int) -> bool:
 _REFERRING = words("which that this it these they who")
 
 
+def _compares(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int],
+              sentence_text: str) -> bool:
+    """The direction ``cue`` compares the groups on something it does not name itself: not
+    a change over time in each group, not in a sentence that also says there is no
+    difference, not a word whose argument names a thing of its own."""
+    if cue.kind not in ("higher", "lower") or _over_time(tokens, cue, hi):
+        return False
+    if lexicon.NULL_PHRASE.search(sentence_text) or \
+            lexicon.NEGATED_SIGNIFICANT.search(sentence_text):
+        return False
+    head = _argument(tokens, cue, hi, skip)
+    # "a significant increase in Ve": about something the name is not
+    return head is None or not _names_other(tokens, head, hi, skip)
+
+
 def sole_outcome(tokens: Sequence[Token], cue: Cue, lo: int, hi: int,
                  sentence: Sequence[Mention], directed: set[str], skip: set[int],
                  sentence_text: str) -> Mention | None:
@@ -100,7 +123,7 @@ def sole_outcome(tokens: Sequence[Token], cue: Cue, lo: int, hi: int,
     thing of its own, or when the sentence also says there is no difference (``sentence_text``:
     "which was quicker ..., but did not differ statistically"). ``skip``: tokens of groups'
     names."""
-    if cue.kind not in ("higher", "lower") or not sentence or _over_time(tokens, cue, hi):
+    if not sentence or not _compares(tokens, cue, hi, skip, sentence_text):
         return None
     keys = {m.outcome.key for m in sentence}
     if len(keys) != 1 or keys & directed:
@@ -108,10 +131,86 @@ def sole_outcome(tokens: Sequence[Token], cue: Cue, lo: int, hi: int,
     here = [m for m in sentence if lo <= m.positions[0] < hi]
     if not here and tokens[lo].text.lower() not in _REFERRING:
         return None
-    if lexicon.NULL_PHRASE.search(sentence_text) or \
-            lexicon.NEGATED_SIGNIFICANT.search(sentence_text):
-        return None
-    head = _argument(tokens, cue, hi, skip)
-    if head is not None and _names_other(tokens, head, hi, skip):
-        return None  # "a significant increase in Ve": about something the name is not
     return min(here or sentence, key=lambda m: abs(m.positions[0] - cue.start))
+
+
+# Words that join a group to what it had or did: "patients given A had a lower ...".
+_BEARING = words("""
+had have has showed show shows shown experienced experience given receiving received treated
+taking took achieved achieve demonstrated exhibited reported report did does do there found
+""")
+
+
+def _weak(token: Token) -> bool:
+    word = token.text.lower()
+    return token.norm in WEAK_WORDS or token.norm in GENERIC_TARGETS or \
+        token.norm in STOPWORDS or word in lexicon.GROUP_NOUNS or \
+        word in lexicon.ARGUMENT_LEAD or word in lexicon.FREQUENCY_AFTER_COMPARATIVE or \
+        word in _BEARING or word in _NO_ARGUMENT or word in _DETERMINERS or (
+            word.endswith("ly") and len(word) > 4)
+
+
+def _subject_names_other(tokens: Sequence[Token], cue: Cue, lo: int, skip: set[int],
+                         name: set[str]) -> bool:
+    """The words of the clause before the direction word name a thing besides the groups
+    and none of the outcome's words (``name``: their stems): "Nausea VAS scores were lower
+    with A" is about nausea, "Hospitalization was less frequent" about admissions."""
+    other = False
+    for pos in outside_brackets(tokens, lo, cue.start):
+        token = tokens[pos]
+        if pos in skip or not token.text[:1].isalpha() or _weak(token):
+            continue
+        if token.norm in name:
+            return False
+        other = True
+    return other
+
+
+_BEFORE_GROUP = words("in with among for on after the those patients participants")
+
+
+def _threshold(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int]) -> bool:
+    """"more than pT2", "more than 50%": a direction word whose "than" leads to no group
+    compares with a threshold, not the groups with each other."""
+    pos = cue.end + 1
+    if pos >= hi or tokens[pos].text.lower() != "than":
+        return False
+    pos += 1
+    while pos < hi and pos not in skip and tokens[pos].text.lower() in _BEFORE_GROUP:
+        pos += 1
+    return pos < hi and pos not in skip and tokens[pos].text.lower() not in lexicon.GROUP_NOUNS
+
+
+def unnamed_outcome(tokens: Sequence[Token], cue: Cue, lo: int, s_lo: int, hi: int,
+                    skip: set[int], sentence_text: str, name: set[str]) -> bool:
+    """Whether the direction ``cue`` (in the clause from token ``lo``; its sentence from
+    ``s_lo``, with text ``sentence_text``) is about the one outcome of a study whose summary
+    names no outcome (``name``: the stems of that outcome's words; ``skip``: tokens of
+    groups' names).
+
+    Not when the words before it name something else, when its "than" leads to a
+    threshold rather than a group, nor when it fails the checks of :func:`sole_outcome`."""
+    if _subject_names_other(tokens, cue, lo, skip, name) or _threshold(tokens, cue, hi, skip):
+        return False
+    return _compares(tokens, cue, hi, skip, sentence_text)
+
+
+def cue_mention(analysis: Analysis, outcome: Outcome, cue: Cue) -> Mention:
+    """``outcome`` as named by the direction word ``cue`` itself (its span is the cue's)."""
+    first, last = analysis.tokens[cue.start], analysis.tokens[cue.end]
+    return Mention(outcome, (cue.start,), Span(first.start, last.end,
+                                               analysis.text[first.start:last.end]), False)
+
+
+def survival_outcomes(analysis: Analysis, outcomes: Sequence[Outcome], cue: Cue
+                      ) -> list[Mention]:
+    """"lived longer", "survived longer" name no outcome but are about death: the study's
+    ``outcomes`` of death, when they all lie on one side (else none)."""
+    if cue.kind != "valence" or analysis.tokens[cue.start].text.lower() not in lexicon.LIVED:
+        return []
+    deaths = [o for o in outcomes if lexicon.DEATH_NAME.search(o.name)]
+    sides = {(analysis.facts[o.key].direction if o.key in analysis.facts else None)
+             for o in deaths}
+    if not deaths or len(sides) != 1 or None in sides:
+        return []
+    return [cue_mention(analysis, o, cue) for o in deaths]

@@ -1,0 +1,63 @@
+"""builtin/rules, issue 14 round 11: a summary of a one-outcome study that names no outcome,
+and the readings that keep such a summary's words from being taken for a comparison."""
+
+from __future__ import annotations
+
+from twin_studies import binary_study, twins
+
+from pytest_rwe.rules import judge
+
+
+def test_a_comparison_in_a_summary_naming_no_outcome_is_about_the_one_outcome() -> None:
+    """"The scores were significantly lower in the drug A group" for a study of "itch
+    severity": the summary compares the groups, and the study compared them on one thing."""
+    for text in ("The scores were significantly lower in the drug A group than in the "
+                 "placebo group (p = 0.004).",
+                 "Patients given drug A had significantly lower values than those given "
+                 "placebo (p = 0.004).",
+                 "As compared to placebo, the drug A group showed a significant reduction "
+                 "(p = 0.004)."):
+        assert twins("itch severity", text, "lower") == (1, 0), text
+
+
+def test_a_word_of_the_outcomes_name_lets_the_comparison_be_about_it() -> None:
+    """"ease of intubation was greater with A" for "intubations considered easy": a word
+    the outcome's name has, even when the name as a whole is not given."""
+    text = ("Ease of intubation was found to be significantly greater in the drug A group "
+            "than in the placebo group (p < 0.05).")
+    assert twins("intubations considered easy by the anesthetist", text, "higher") == (1, 0)
+
+
+def test_a_comparison_of_something_else_is_not_about_the_one_outcome() -> None:
+    """"Nausea scores", "a reduction in both systolic and diastolic blood pressure": the
+    summary names a thing the outcome's name does not have; and with two outcomes, a
+    comparison that names neither is about neither."""
+    for text in ("Nausea scores were significantly lower in the drug A group than in the "
+                 "placebo group (p = 0.004).",
+                 "As compared to placebo, the drug A group showed a significant reduction in "
+                 "both systolic and diastolic blood pressure (p = 0.004)."):
+        assert twins("itch severity", text, "lower") == (1, 1), text
+    two = binary_study(("itch", "RR", "1.40 (1.10, 1.80)", "0.004"),
+                       ("rash", "RR", "1.30 (1.05, 1.60)", "0.01"))
+    assert judge(two, "The scores were significantly lower in the drug A group than in the "
+                      "placebo group (p = 0.004).", "direction_of_effect").score == 1
+
+
+def test_words_that_describe_a_group_or_qualify_a_value_are_not_a_comparison() -> None:
+    """"those who were more physically active ... just as likely", a change over time in
+    one group, "more than pT2" (a threshold): none of them compares the groups on the one
+    outcome."""
+    for text in ("Those who were more physically active were just as likely to respond as "
+                 "those who were less active.",
+                 "Scores decreased to 30 with drug A."):
+        assert twins("itch severity", text, "higher") == (1, 1), text
+    text = "Cancers were frequently late stage (more than pT2) in the placebo group (36%)."
+    assert twins("ability to detect early stages of cancer", text, "higher") == (1, 1)
+
+
+def test_a_second_direction_word_does_not_undo_the_first() -> None:
+    """Once a comparison has given the one outcome its direction, a later direction word in
+    the sentence is about something else ("the spread of the values was reduced")."""
+    text = ("Time spent in the range was significantly higher with drug A (39.1% vs 27.7%, "
+            "p = 0.05), and the spread of the values was reduced.")
+    assert twins("glycaemic time in target range", text, "higher") == (1, 0)
