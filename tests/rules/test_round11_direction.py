@@ -61,3 +61,18 @@ def test_a_second_direction_word_does_not_undo_the_first() -> None:
     text = ("Time spent in the range was significantly higher with drug A (39.1% vs 27.7%, "
             "p = 0.05), and the spread of the values was reduced.")
     assert twins("glycaemic time in target range", text, "higher") == (1, 0)
+
+
+def test_a_group_with_none_after_the_other_groups_value_is_zero() -> None:
+    """"32% of patients desaturated in the drug A group against none in the placebo group":
+    "none" after a comparison word is the compared group's 0, set against the value named
+    with the other group before it (a group's label, "Group NC", bridges to its name)."""
+    name = "patients desaturated"
+    for text in ("32% of patients desaturated in the drug A group against none in the placebo "
+                 "group (P = 0.001).",
+                 "Desaturation occurred in 12 patients (32%) on drug A, compared with none on "
+                 "placebo (P = 0.001)."):
+        assert twins(name, text, "higher") == (1, 0), text
+    groups = {"intervention": "nasal prongs (NP)", "control": "nasopharyngeal catheter (NC)"}
+    text = "In the Group NP, 32% of patients desaturated against none in Group NC (P = 0.001)."
+    assert twins(name, text, "higher", **groups) == (1, 0)
