@@ -49,15 +49,15 @@ from pytest_rwe.rules.ratio_sides import ratio_direction, ratio_estimate
 from pytest_rwe.rules.respectively import within_group
 from pytest_rwe.rules.sides import RELATIVE, UNKNOWN_GROUP, Side, orientation, segment
 from pytest_rwe.rules.sole_outcome import (
-    cue_mention,
     sole_outcome,
     survival_outcomes,
-    unnamed_outcome,
+    unnamed_mention,
 )
 from pytest_rwe.rules.stated_difference import stated_difference
 from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
-from pytest_rwe.rules.text import Span, tokenize
+from pytest_rwe.rules.text import Span
+from pytest_rwe.rules.time_points import another_time
 from pytest_rwe.study import Study
 
 
@@ -138,7 +138,8 @@ class Reader:
             if cue is not None:
                 used.add(cue.start)
             anchor = cue.start if cue is not None else mention.positions[0]
-            claims.append(self._claim(mention, cue, lo, hi, span, refs, baseline(anchor)))
+            claims.append(self._timed(self._claim(mention, cue, lo, hi, span, refs,
+                                                  baseline(anchor)), cue, lo, hi))
         for cue in cues:
             if cue.start in used:
                 continue
@@ -147,8 +148,8 @@ class Reader:
             implied = survival_outcomes(self.analysis, self.study.outcomes, cue) \
                 if antecedent is None else []
             if antecedent is not None:
-                claims.append(self._claim(antecedent, cue, lo, hi, span, refs,
-                                          baseline(cue.start)))
+                claims.append(self._timed(self._claim(antecedent, cue, lo, hi, span, refs,
+                                                      baseline(cue.start)), cue, lo, hi))
             elif implied:
                 claims += [self._claim(m, cue, lo, hi, span, refs, baseline(cue.start))
                            for m in implied]
@@ -169,6 +170,17 @@ class Reader:
         return next((m.positions[0] for m in self._mentions(mention.positions[-1] + 1, hi)
                      if m.outcome.key != mention.outcome.key), hi)
 
+    def _timed(self, claim: Claim, cue: Cue | None, lo: int, hi: int) -> Claim:
+        """``claim``, ungrounded when its direction word is said of a time point its
+        outcome's name does not give ("lower at 60 min" for "hunger at 20 min")."""
+        if cue is None or claim.outcome is None or claim.direction not in ("higher", "lower"):
+            return claim
+        before, after = self._between(cue) or (lo - 1, hi)
+        if not another_time(self.analysis, claim.outcome.name, cue, max(before + 1, lo),
+                            min(after, hi)):
+            return claim
+        return replace(claim, grounded=False, reason="about another time point")
+
     def _sentence(self, lo: int, claims: list[Claim]) -> tuple[int, int, set[str], str]:
         """The sentence holding token ``lo``: its token range, the outcomes already given a
         direction in it (by earlier clauses or ``claims``) and its text."""
@@ -186,18 +198,12 @@ class Reader:
                             directed, self.group_words, sentence)
 
     def _unnamed(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
-        """The study's one outcome, for a direction word in a summary that names no outcome
-        (and made no claim about a measure the study does not name)."""
-        if self.analysis.mentions or len(self.study.outcomes) != 1 or \
-                any(c.outcome is None for c in self.analysis.claims):
+        """The study's one outcome, for a direction word in a summary that names none."""
+        if self.analysis.mentions or len(self.study.outcomes) != 1:
             return None
-        outcome = self.study.outcomes[0]
         s_lo, _, directed, sentence = self._sentence(lo, claims)
-        name = {t.norm for t in tokenize(outcome.name)}
-        if outcome.key in directed or not unnamed_outcome(
-                self.analysis.tokens, cue, lo, s_lo, hi, self.group_words, sentence, name):
-            return None
-        return cue_mention(self.analysis, outcome, cue)
+        return unnamed_mention(self.analysis, self.study.outcomes[0], cue, (lo, s_lo, hi),
+                               self.group_words, sentence, directed)
 
     def _between(self, cue: Cue) -> tuple[int, int] | None:
         """Where the direction cues before and after ``cue`` stand in its clause (the cues

@@ -29,10 +29,10 @@ from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import STOPWORDS, Span, Token, outside_brackets
+from pytest_rwe.rules.text import STOPWORDS, Span, Token, outside_brackets, tokenize
 from pytest_rwe.study import Outcome
 
-__all__ = ["cue_mention", "sole_outcome", "survival_outcomes", "unnamed_outcome"]
+__all__ = ["cue_mention", "sole_outcome", "survival_outcomes", "unnamed_mention"]
 
 # Words after a direction word that end its argument or introduce a group or a time, so the
 # word names no thing of its own: "higher than ...", "lower in the A group", "higher after".
@@ -181,7 +181,7 @@ def _threshold(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int]) -> bo
     return pos < hi and pos not in skip and tokens[pos].text.lower() not in lexicon.GROUP_NOUNS
 
 
-def unnamed_outcome(tokens: Sequence[Token], cue: Cue, lo: int, s_lo: int, hi: int,
+def _unnamed_outcome(tokens: Sequence[Token], cue: Cue, lo: int, s_lo: int, hi: int,
                     skip: set[int], sentence_text: str, name: set[str]) -> bool:
     """Whether the direction ``cue`` (in the clause from token ``lo``; its sentence from
     ``s_lo``, with text ``sentence_text``) is about the one outcome of a study whose summary
@@ -193,6 +193,21 @@ def unnamed_outcome(tokens: Sequence[Token], cue: Cue, lo: int, s_lo: int, hi: i
     if _subject_names_other(tokens, cue, lo, skip, name) or _threshold(tokens, cue, hi, skip):
         return False
     return _compares(tokens, cue, hi, skip, sentence_text)
+
+
+def unnamed_mention(analysis: Analysis, outcome: Outcome, cue: Cue, where: tuple[int, int, int],
+                    skip: set[int], sentence_text: str, directed: set[str]) -> Mention | None:
+    """``outcome``, the study's one, as what the direction ``cue`` is about in a summary
+    that names no outcome (``where``: the first tokens of the cue's clause and sentence and
+    the clause's end; ``directed``: the outcomes given a direction earlier in the sentence),
+    unless an earlier claim was about a measure the study does not name."""
+    lo, s_lo, hi = where
+    if outcome.key in directed or any(c.outcome is None for c in analysis.claims):
+        return None
+    name = {t.norm for t in tokenize(outcome.name)}
+    if not _unnamed_outcome(analysis.tokens, cue, lo, s_lo, hi, skip, sentence_text, name):
+        return None
+    return cue_mention(analysis, outcome, cue)
 
 
 def cue_mention(analysis: Analysis, outcome: Outcome, cue: Cue) -> Mention:

@@ -76,3 +76,23 @@ def test_a_group_with_none_after_the_other_groups_value_is_zero() -> None:
     groups = {"intervention": "nasal prongs (NP)", "control": "nasopharyngeal catheter (NC)"}
     text = "In the Group NP, 32% of patients desaturated against none in Group NC (P = 0.001)."
     assert twins(name, text, "higher", **groups) == (1, 0)
+
+
+def test_a_direction_said_of_another_time_point_is_not_about_the_outcome() -> None:
+    """"hunger was higher at 5, 10, 15 and 20 min and lower at 60 min": for "hunger at 60
+    min" only the second direction is about the outcome; "24-h SBP" names the measure, not a
+    time; "days 1 and 2" include the 48 hours of "swelling up to 48 hours"."""
+    text = ("In the drug A condition, hunger was significantly higher at 5, 10, 15, and 20 min "
+            "(p < 0.001) and was significantly lower at 60 min (p = 0.003) compared with "
+            "placebo.")
+    assert twins("hunger at 60 min", text, "lower") == (1, 0)
+    # the earlier time points' study is no longer contradicted by the 60-minute direction
+    assert twins("hunger at 5, 10, 15, 20 min", text, "higher")[0] == 1
+    text = ("Pain was significantly lower with drug A at 6 hours (p = 0.01) but higher at 24 "
+            "hours (p = 0.02) than with placebo.")
+    assert twins("pain at 24 hours", text, "higher") == (1, 0)
+    text = "At 8 weeks, drug A reduced 24-h SBP more than placebo (-26.4 versus -20.7 mmHg)."
+    assert twins("systolic blood pressure at week 8", text, "lower") == (1, 0)
+    text = ("The increase in swelling in days 1 and 2 was significantly less with drug A than "
+            "with placebo.")
+    assert twins("swelling up to 48 hours", text, "lower") == (1, 0)
