@@ -66,16 +66,23 @@ def _value_first(tokens: Sequence[Token], refs: Sequence[GroupRef], group: Group
     if not numbers:
         return None
     number = min(numbers, key=lambda p: abs(p - other.position))
+    return _against_zero(tokens, number, zero, group,
+                         (min(number, other.position), max(zero, group.end)))
+
+
+def _against_zero(tokens: Sequence[Token], number: int, zero: int, group: GroupRef,
+                  span: tuple[int, int]) -> GroupValues | None:
+    """The other group's positive value at ``number`` and 0 for ``group`` (the one "no" /
+    "none" at ``zero`` quantifies), over the token range ``span``."""
     try:
         value = float(tokens[number].text.replace(",", ""))
     except ValueError:
         return None
     if value <= 0:
         return None
-    start, end = min(number, other.position), max(zero, group.end)
-    if other.group == "intervention":
-        return GroupValues(value, 0.0, start, end, number, zero)
-    return GroupValues(0.0, value, start, end, zero, number)
+    if group.group == "intervention":
+        return GroupValues(0.0, value, *span, zero, number)
+    return GroupValues(value, 0.0, *span, number, zero)
 
 
 def zero_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int
@@ -100,13 +107,5 @@ def zero_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: 
                       and number is not None and abs(r.position - number) <= 6), None)
         if number is None or other is None or other.group not in ("intervention", "control"):
             return None
-        try:
-            value = float(tokens[number].text.replace(",", ""))
-        except ValueError:
-            return None
-        if value <= 0:
-            return None
-        if group.group == "intervention":
-            return GroupValues(0.0, value, zero, max(number, other.end), zero, number)
-        return GroupValues(value, 0.0, zero, max(number, other.end), number, zero)
+        return _against_zero(tokens, number, zero, group, (zero, max(number, other.end)))
     return None
