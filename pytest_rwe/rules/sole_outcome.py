@@ -12,7 +12,7 @@ sentence names two outcomes, or the outcome already has a direction of its own t
 claim stays ungrounded.
 
 A summary of a one-outcome study that names no outcome at all is read the same way
-(:func:`unnamed_outcome`): "The scores were significantly lower in the A group", "ease of
+(:func:`unnamed_mention`): "The scores were significantly lower in the A group", "ease of
 intubation was greater with A" (for "intubations considered easy") compare the groups on the
 one thing the study compared them on, unless the words before the direction word name
 something that outcome's name does not ("Nausea VAS scores were lower" is about nausea).
@@ -182,7 +182,7 @@ def _threshold(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int]) -> bo
 
 
 def _unnamed_outcome(tokens: Sequence[Token], cue: Cue, lo: int, s_lo: int, hi: int,
-                    skip: set[int], sentence_text: str, name: set[str]) -> bool:
+                     skip: set[int], sentence_text: str, name: set[str]) -> bool:
     """Whether the direction ``cue`` (in the clause from token ``lo``; its sentence from
     ``s_lo``, with text ``sentence_text``) is about the one outcome of a study whose summary
     names no outcome (``name``: the stems of that outcome's words; ``skip``: tokens of
