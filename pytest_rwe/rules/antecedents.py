@@ -15,7 +15,8 @@ from pytest_rwe.rules.cues import Cue
 from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.name_index import WEAK_WORDS
 from pytest_rwe.rules.outcomes import Mention
-from pytest_rwe.rules.text import Span, Token
+from pytest_rwe.rules.sole_outcome import word_mention
+from pytest_rwe.rules.text import Token
 from pytest_rwe.study import Outcome
 
 __all__ = ["bare_change", "contrasted_change", "measure_antecedent", "pronoun_antecedent",
@@ -24,14 +25,11 @@ __all__ = ["bare_change", "contrasted_change", "measure_antecedent", "pronoun_an
 Mentions = Callable[[int, int], list[Mention]]
 
 
-def _the_one_outcome(tokens: Sequence[Token], pos: int, sole: Outcome | None) -> Mention | None:
+def _the_one_outcome(analysis: Analysis, pos: int, sole: Outcome | None) -> Mention | None:
     """The study's one outcome, referred to by the word at ``pos`` ("the score", "this"),
     when no sentence before names one: a summary of a one-outcome study that opens "The
     score was significantly lower with A" can only be about that outcome."""
-    if sole is None:
-        return None
-    token = tokens[pos]
-    return Mention(sole, (pos,), Span(token.start, token.end, token.text), False)
+    return None if sole is None else word_mention(analysis, sole, pos, pos)
 
 
 def pronoun_antecedent(analysis: Analysis, mentions: Mentions, cue: Cue, lo: int, s_lo: int,
@@ -47,7 +45,7 @@ def pronoun_antecedent(analysis: Analysis, mentions: Mentions, cue: Cue, lo: int
         return None  # "This difference ...": about whatever was compared, not a name
     before = [(a, b) for a, b in analysis.sentences if b <= s_lo and b > a]
     if not before:
-        return _the_one_outcome(tokens, lo, sole)
+        return _the_one_outcome(analysis, lo, sole)
     previous = mentions(*before[-1])
     if len({m.outcome.key for m in previous}) != 1:
         return None
@@ -85,7 +83,7 @@ def measure_antecedent(analysis: Analysis, mentions: Mentions, sentence_los: lis
         if previous:
             break
     if not previous and not mentions(0, s_lo):
-        return _the_one_outcome(tokens, lo + 1 if subject else cue.start, sole)
+        return _the_one_outcome(analysis, lo + 1 if subject else cue.start, sole)
     if len({m.outcome.key for m in previous}) != 1:
         return None
     return previous[-1]

@@ -58,7 +58,7 @@ from pytest_rwe.rules.stated_ratio import stated_ratio
 from pytest_rwe.rules.tested import tested_next
 from pytest_rwe.rules.text import Span
 from pytest_rwe.rules.time_points import another_time
-from pytest_rwe.study import Study
+from pytest_rwe.study import Outcome, Study
 
 
 class Reader:
@@ -197,13 +197,22 @@ class Reader:
         return sole_outcome(self.analysis.tokens, cue, lo, hi, self._mentions(s_lo, s_hi),
                             directed, self.group_words, sentence)
 
+    def _one_outcome(self) -> Outcome | None:
+        """The study's one outcome, for words that refer to it without its name; None with
+        several, or once a claim was about a measure the study does not name ("Pain VAS was
+        lower in A. The score was ..." is about that measure)."""
+        if len(self.study.outcomes) != 1 or any(c.outcome is None for c in self.analysis.claims):
+            return None
+        return self.study.outcomes[0]
+
     def _unnamed(self, cue: Cue, lo: int, hi: int, claims: list[Claim]) -> Mention | None:
         """The study's one outcome, for a direction word in a summary that names none."""
-        if self.analysis.mentions or len(self.study.outcomes) != 1:
+        sole = None if self.analysis.mentions else self._one_outcome()
+        if sole is None:
             return None
         s_lo, _, directed, sentence = self._sentence(lo, claims)
-        return unnamed_mention(self.analysis, self.study.outcomes[0], cue, (lo, s_lo, hi),
-                               self.group_words, sentence, directed)
+        return unnamed_mention(self.analysis, sole, cue, (lo, s_lo, hi), self.group_words,
+                               sentence, directed)
 
     def _between(self, cue: Cue) -> tuple[int, int] | None:
         """Where the direction cues before and after ``cue`` stand in its clause (the cues
@@ -259,10 +268,7 @@ class Reader:
         s_lo = max((a for a, _ in self.analysis.sentences if a <= lo), default=lo)
         earlier = self._mentions(s_lo, cue.start)
         if not earlier:
-            # the study's one outcome, unless an earlier claim was about a measure it does
-            # not name ("Pain VAS was lower in A. The score was ..." is about that measure)
-            sole = self.study.outcomes[0] if len(self.study.outcomes) == 1 and not any(
-                c.outcome is None for c in self.analysis.claims) else None
+            sole = self._one_outcome()
             return pronoun_antecedent(self.analysis, self._mentions, cue, lo, s_lo, sole) or \
                 measure_antecedent(self.analysis, self._mentions, self.sentence_los, cue, lo,
                                    hi, s_lo, sole)

@@ -32,7 +32,7 @@ from pytest_rwe.rules.outcomes import Mention
 from pytest_rwe.rules.text import STOPWORDS, Span, Token, outside_brackets, tokenize
 from pytest_rwe.study import Outcome
 
-__all__ = ["cue_mention", "sole_outcome", "survival_outcomes", "unnamed_mention"]
+__all__ = ["sole_outcome", "survival_outcomes", "unnamed_mention", "word_mention"]
 
 # Words after a direction word that end its argument or introduce a group or a time, so the
 # word names no thing of its own: "higher than ...", "lower in the A group", "higher after".
@@ -59,16 +59,19 @@ def _argument(tokens: Sequence[Token], cue: Cue, hi: int, skip: set[int]) -> int
     return None
 
 
+def _measure_word(token: Token) -> bool:
+    """A word that names no thing by itself: a measure ("levels"), a group noun, a stopword."""
+    word = token.text.lower()
+    return token.norm in WEAK_WORDS or token.norm in GENERIC_TARGETS or \
+        token.norm in STOPWORDS or word in lexicon.GROUP_NOUNS or \
+        word in lexicon.ARGUMENT_LEAD or word in lexicon.FREQUENCY_AFTER_COMPARATIVE
+
+
 def _names_other(tokens: Sequence[Token], head: int, hi: int, skip: set[int]) -> bool:
     """The argument names a thing of its own: a content word ("an increase in Ve"), or a
     weak noun with its complement ("lower levels of endothelin-1"); not a weak noun with the
     group it is measured in ("a higher prevalence in female students")."""
-    token = tokens[head]
-    weak = token.norm in WEAK_WORDS or token.norm in GENERIC_TARGETS or \
-        token.norm in STOPWORDS or token.text.lower() in lexicon.GROUP_NOUNS or \
-        token.text.lower() in lexicon.ARGUMENT_LEAD or \
-        token.text.lower() in lexicon.FREQUENCY_AFTER_COMPARATIVE
-    if not weak:
+    if not _measure_word(tokens[head]):
         return True
     if head + 1 >= hi or tokens[head + 1].text.lower() not in ("of", "in", "for"):
         return False
@@ -142,12 +145,11 @@ taking took achieved achieve demonstrated exhibited reported report did does do 
 
 
 def _weak(token: Token) -> bool:
+    """A measure word, or one that joins a group to its measure ("had", "in", "both",
+    "significantly")."""
     word = token.text.lower()
-    return token.norm in WEAK_WORDS or token.norm in GENERIC_TARGETS or \
-        token.norm in STOPWORDS or word in lexicon.GROUP_NOUNS or \
-        word in lexicon.ARGUMENT_LEAD or word in lexicon.FREQUENCY_AFTER_COMPARATIVE or \
-        word in _BEARING or word in _NO_ARGUMENT or word in _DETERMINERS or (
-            word.endswith("ly") and len(word) > 4)
+    return _measure_word(token) or word in _BEARING or word in _NO_ARGUMENT or \
+        word in _DETERMINERS or (word.endswith("ly") and len(word) > 4)
 
 
 def _subject_names_other(tokens: Sequence[Token], cue: Cue, lo: int, skip: set[int],
@@ -199,22 +201,21 @@ def unnamed_mention(analysis: Analysis, outcome: Outcome, cue: Cue, where: tuple
                     skip: set[int], sentence_text: str, directed: set[str]) -> Mention | None:
     """``outcome``, the study's one, as what the direction ``cue`` is about in a summary
     that names no outcome (``where``: the first tokens of the cue's clause and sentence and
-    the clause's end; ``directed``: the outcomes given a direction earlier in the sentence),
-    unless an earlier claim was about a measure the study does not name."""
+    the clause's end; ``directed``: the outcomes given a direction earlier in the sentence)."""
     lo, s_lo, hi = where
-    if outcome.key in directed or any(c.outcome is None for c in analysis.claims):
+    if outcome.key in directed:
         return None
     name = {t.norm for t in tokenize(outcome.name)}
     if not _unnamed_outcome(analysis.tokens, cue, lo, s_lo, hi, skip, sentence_text, name):
         return None
-    return cue_mention(analysis, outcome, cue)
+    return word_mention(analysis, outcome, cue.start, cue.end)
 
 
-def cue_mention(analysis: Analysis, outcome: Outcome, cue: Cue) -> Mention:
-    """``outcome`` as named by the direction word ``cue`` itself (its span is the cue's)."""
-    first, last = analysis.tokens[cue.start], analysis.tokens[cue.end]
-    return Mention(outcome, (cue.start,), Span(first.start, last.end,
-                                               analysis.text[first.start:last.end]), False)
+def word_mention(analysis: Analysis, outcome: Outcome, first: int, last: int) -> Mention:
+    """``outcome`` as referred to by tokens ``first``-``last``, words that are not its name
+    ("the score", "this", a direction word itself)."""
+    start, end = analysis.tokens[first].start, analysis.tokens[last].end
+    return Mention(outcome, (first,), Span(start, end, analysis.text[start:end]), False)
 
 
 def survival_outcomes(analysis: Analysis, outcomes: Sequence[Outcome], cue: Cue
@@ -228,4 +229,4 @@ def survival_outcomes(analysis: Analysis, outcomes: Sequence[Outcome], cue: Cue
              for o in deaths}
     if not deaths or len(sides) != 1 or None in sides:
         return []
-    return [cue_mention(analysis, o, cue) for o in deaths]
+    return [word_mention(analysis, o, cue.start, cue.end) for o in deaths]
