@@ -48,6 +48,8 @@ def _alias_words(text: str | None, population: str = "") -> tuple[list[str], lis
     # "SLED" for "(SLED-BD)": the first part of a hyphenated abbreviation names it too
     inner += " " + " ".join(m.group(1) for m in re.finditer(r"\b([A-Z][A-Za-z]{1,6}[A-Z])-[A-Z]",
                                                             inner))
+    # "LC" for "(CO2-LC)", "RF" for "(TC-RF)": so does its last part, when in capitals
+    inner += " " + " ".join(m.group(1) for m in _LAST_PART.finditer(inner))
     outer = _QUALIFIERS.sub(" ", re.sub(r"\([^)]*\)", " ", text))
     # A parenthesis that restates the group in three or more content words ("(self-monitoring
     # of blood glucose only)") names it as well; a short qualifier ("(self-reported)") does not.
@@ -60,7 +62,14 @@ def _alias_words(text: str | None, population: str = "") -> tuple[list[str], lis
         people = any(w.lower() in lexicon.GROUP_NOUNS for w in re.findall(r"[A-Za-z]+", inside))
         if len(own) >= 3 and not (people and len([w for w in own if w not in shared]) < 3):
             outer += " " + inside
-    words = [w for w in normalize_phrase(outer) if w not in _STOP_STEMS or w in NEGATIONS]
+    # "(Ligasure)", "(GnRH antagonist)": a bracket of one or two plain words, the first
+    # capitalized, is the group's short name ("(reference)", "(self-reported)" qualify it);
+    # a gradable word in it ("(Low dose)") would name the group in any claim
+    short = " ".join(inside for inside in re.findall(r"\(([^)]*)\)", text)
+                     if _SHORT_NAME.fullmatch(inside.strip()) and not _QUALIFIERS.search(inside)
+                     and not any(w.lower() in _GRADABLE for w in inside.split()))
+    words = [w for w in normalize_phrase(outer + " " + short)
+             if w not in _STOP_STEMS or w in NEGATIONS]
     abbrev = [w for w in normalize_phrase(inner) if w not in _STOP_STEMS]
     initials = acronym(outer)
     if len(initials) >= 3 and len(initials) <= 6:
@@ -73,6 +82,10 @@ def _alias_words(text: str | None, population: str = "") -> tuple[list[str], lis
 # report depression in the past year"), so they do not name the group
 _QUALIFIERS = re.compile(r"\bself-?reported\b|\bin\s+the\s+(?:past|last|previous)\s+"
                          r"(?:\d+\s+|twelve\s+)?(?:years?|months?|weeks?)\b", re.IGNORECASE)
+_LAST_PART = re.compile(r"\b[A-Z][A-Za-z0-9]{0,5}-([A-Z]{2,6})\b")
+_SHORT_NAME = re.compile(r"[A-Z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?")
+_GRADABLE = lexicon.UP | lexicon.DOWN | lexicon.VALENCE | words(
+    "low high short long small large little big many few early late good bad")
 _NON_ABBREVIATION = re.compile(r"\(\s*non-?\s*([A-Z][A-Za-z0-9]*[A-Z0-9])\s*\)")
 _GROUP_AFTER = re.compile(r"\s+(?:group|arm|cohort)$", re.IGNORECASE)
 

@@ -135,8 +135,12 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
     refs = _outside_parentheses(tokens, lo, refs)
     seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
     stretch = [r for r in refs if seg_lo <= r.position < seg_hi]
-    if between is not None and len({r.group for r in stretch if not r.comparison}) > 1:
-        own = [r for r in stretch if between[0] < r.position < between[1] and r.via != "shared"]
+    # "a weight decrease (CI ...) in the A group compared to a weight increase in the B
+    # group": when the cue's own stretch names no group, the clause's groups are split the
+    # same way between its cues
+    pool = stretch if [r for r in stretch if not r.comparison] else refs
+    if between is not None and len({r.group for r in pool if not r.comparison}) > 1:
+        own = [r for r in pool if between[0] < r.position < between[1] and r.via != "shared"]
         side = _side_of(own, cue) if own else None
         if side is not None and side.group in ("intervention", "control"):
             return side
