@@ -1,6 +1,6 @@
 """The words that name each group of a study: its description's own words, the words both
-groups share, the abbreviations and initials it gives, its labels ("Group H"), and the words
-its control negates ("no intervention")."""
+groups share, the abbreviations, initials and bracketed short names it gives ("(Ligasure)"),
+its labels ("Group H"), and the words its control negates ("no intervention")."""
 
 from __future__ import annotations
 
