@@ -56,18 +56,20 @@ def _alias_words(text: str | None, population: str = "") -> tuple[list[str], lis
     # A bracket of people described in the population's own words ("(propensity-matched
     # hospitalised patients ...)") describes both groups, not this one; one that says what
     # the group does ("(self-monitoring of blood glucose only)") still names it.
+    # "(Ligasure)", "(GnRH antagonist)": a bracket of one or two plain words, the first
+    # capitalized, is the group's short name ("(reference)", "(self-reported)" qualify it);
+    # a gradable word in it ("(Low dose)") would name the group in any claim. It is kept out
+    # of the description's initials.
     shared = set(normalize_phrase(population))
+    short = ""
     for inside in re.findall(r"\(([^)]*)\)", text):
         own = [w for w in normalize_phrase(inside) if w not in _STOP_STEMS]
         people = any(w.lower() in lexicon.GROUP_NOUNS for w in re.findall(r"[A-Za-z]+", inside))
         if len(own) >= 3 and not (people and len([w for w in own if w not in shared]) < 3):
             outer += " " + inside
-    # "(Ligasure)", "(GnRH antagonist)": a bracket of one or two plain words, the first
-    # capitalized, is the group's short name ("(reference)", "(self-reported)" qualify it);
-    # a gradable word in it ("(Low dose)") would name the group in any claim
-    short = " ".join(inside for inside in re.findall(r"\(([^)]*)\)", text)
-                     if _SHORT_NAME.fullmatch(inside.strip()) and not _QUALIFIERS.search(inside)
-                     and not any(w.lower() in _GRADABLE for w in inside.split()))
+        elif _SHORT_NAME.fullmatch(inside.strip()) and not _QUALIFIERS.search(inside) and \
+                not any(w.lower() in _GRADABLE for w in inside.split()):
+            short += " " + inside
     words = [w for w in normalize_phrase(outer + " " + short)
              if w not in _STOP_STEMS or w in NEGATIONS]
     abbrev = [w for w in normalize_phrase(inner) if w not in _STOP_STEMS]

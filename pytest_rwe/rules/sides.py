@@ -135,16 +135,17 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
     refs = _outside_parentheses(tokens, lo, refs)
     seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
     stretch = [r for r in refs if seg_lo <= r.position < seg_hi]
+    bearers = [r for r in stretch if not r.comparison]  # the groups the stretch gives it to
     # "a weight decrease (CI ...) in the A group compared to a weight increase in the B
     # group": when the cue's own stretch names no group, the clause's groups are split the
     # same way between its cues
-    pool = stretch if [r for r in stretch if not r.comparison] else refs
+    pool = stretch if bearers else refs
     if between is not None and len({r.group for r in pool if not r.comparison}) > 1:
         own = [r for r in pool if between[0] < r.position < between[1] and r.via != "shared"]
         side = _side_of(own, cue) if own else None
         if side is not None and side.group in ("intervention", "control"):
             return side
-    if tokens[seg_lo].text.lower() in RELATIVE and not [r for r in stretch if not r.comparison]:
+    if tokens[seg_lo].text.lower() in RELATIVE and not bearers:
         # "..., which still had higher X": the relative pronoun is the group named just before
         antecedent = [r for r in refs if r.last < seg_lo
                       and seg_lo - r.last <= 3 and r.group != "unknown"]
@@ -154,8 +155,7 @@ def orientation(tokens: Sequence[Token], refs: Sequence[GroupRef], cue: Cue, lo:
     # group of its own belongs to the group with a verb of its own just before it
     subject = [r for r in refs if r.last < seg_lo and seg_lo - r.last <= 6
                and starts_clause(tokens, r.last)]
-    if subject and subject[-1].group != "unknown" and not [
-            r for r in stretch if not r.comparison]:
+    if subject and subject[-1].group != "unknown" and not bearers:
         return Side(subject[-1].group, True)
     segment_text = " ".join(t.text for t in tokens[seg_lo:seg_hi])
     for group in (stretch, refs):
