@@ -32,9 +32,12 @@ def clause_values(tokens: Sequence[Token], refs: list[GroupRef], lo: int, hi: in
     """The groups' values in tokens ``lo:hi``; ``sentence_values`` (called only when the
     clause's own layouts fail first) reads them over the whole sentence."""
     own = value_owners(refs)  # "at the end of RT": a setting, not a group
+    # a shared word left out as an owner still stands between a value and "compared with"
+    # ("35.41 per patient consultation compared with 51.12")
+    in_refs = {p for r in refs for p in range(r.position, r.last + 1)}
     return group_values(tokens, own, lo, hi, times, excluded) or sentence_values() or \
         first_values(tokens, own, lo, hi, times, excluded) or \
-        compared_values(tokens, own, lo, hi, in_names) or \
+        compared_values(tokens, own, lo, hi, in_names | in_refs) or \
         parallel_values(tokens, own, lo, hi, in_names) or \
         ordered_values(tokens, own, lo, hi) or respective_values(
             tokens, own, lo, hi, excluded) or values_then_groups(

@@ -333,11 +333,29 @@ def hyphen_label(norm: str, vocab: Vocabulary) -> str | None:
     return sides.pop() if len(sides) == 1 else None
 
 
+def group_suffix_label(text: str, vocab: Vocabulary) -> str | None:
+    """"SeG" for the group given "Se (as sodium selenite)": a short name of one group's
+    description with a G for "group" after it."""
+    if not re.fullmatch(r"[A-Z][A-Za-z]{1,4}G", text):
+        return None
+    prefix = text[:-1].lower()
+    sides = {side for side, names in (("intervention", vocab.i_only),
+                                      ("control", vocab.c_only)) if prefix in names}
+    return sides.pop() if len(sides) == 1 else None
+
+
+# the usual abbreviations of the role groups, read when no description gives them
+_ROLE_ABBREVIATIONS = {"CG": "role-control", "IG": "role-intervention",
+                       "EG": "role-intervention"}
+
+
 def role_label(tokens: Sequence[Token], pos: int) -> str | None:
     word = tokens[pos].text.lower()
     nxt = tokens[pos + 1].text.lower() if pos + 1 < len(tokens) else ""
     prev = tokens[pos - 1].text.lower() if pos else ""
     follows_noun = nxt in lexicon.GROUP_NOUNS
+    if tokens[pos].text in _ROLE_ABBREVIATIONS:  # "20.5% compared to 44.5% in the CG"
+        return _ROLE_ABBREVIATIONS[tokens[pos].text]
     if word in ("comparison", "reference") and nxt in ("of", "between", "with", "to"):
         return None  # "the comparison of scores": the act, not the comparison group
     if word in lexicon.CONTROL_ROLES and (follows_noun or word in (

@@ -24,6 +24,7 @@ from pytest_rwe.rules.group_words import (
     Group,
     Vocabulary,
     alone_after,
+    group_suffix_label,
     hyphen_label,
     kin_named,
     labels_of,
@@ -319,7 +320,7 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
     if word in ("combination", "combined") and vocab.shared_side == "control" and (
             nxt in lexicon.GROUP_NOUNS or prev in ("the", "this", "a")):
         return "role-intervention"  # "the combination" of the control and something more
-    hyphenated = hyphen_label(norm, vocab)
+    hyphenated = hyphen_label(norm, vocab) or group_suffix_label(token.text, vocab)
     if hyphenated is not None:
         return hyphenated
     role = role_label(tokens, pos)

@@ -1,0 +1,30 @@
+"""builtin/rules, issue 14 round 13: two values set against each other across a word both
+groups share, and groups named by the usual abbreviations ("CG", "SeG")."""
+
+from __future__ import annotations
+
+from twin_studies import twins
+
+
+def test_a_shared_word_between_a_value_and_compared_with_is_stepped_over() -> None:
+    """"35.41 per patient consultation compared with 51.12 for face-to-face consultation":
+    "consultation" names both groups, so it owns no value, but it still stands between the
+    first value and "compared with"."""
+    groups = {"intervention": "telephone consultation", "control": "face-to-face consultation"}
+    text = ("Telephone consultation had a mean cost of UK£35.41 per patient consultation "
+            "compared with £51.12 for face-face consultation, difference £15.71 (95% CI "
+            "11.8 to 19.6; P < 0.001).")
+    assert twins("NHS costs", text, "lower", **groups) == (1, 0)
+
+
+def test_role_abbreviations_and_a_short_name_with_g_for_group_name_the_groups() -> None:
+    """"in the SeG ... in the CG": "CG" is the control group when no description gives it
+    another meaning, and "SeG" is the "Se" group."""
+    groups = {"intervention": "Se (as sodium selenite) per os on the days of RT",
+              "control": "receive no supplement during RT"}
+    text = ("The actuarial incidence of at least CTC 2 radiation induced diarrhoea in the SeG "
+            "was 20.5% compared to 44.5% in the CG (p=0.04).")
+    assert twins("radiation induced diarrhoea", text, "lower", **groups) == (1, 0)
+    text = "Diarrhoea was less frequent in the IG than in the CG (p = 0.04)."
+    assert twins("diarrhoea", text, "lower", intervention="a selenium supplement",
+                 control="no supplement") == (1, 0)
