@@ -70,6 +70,7 @@ class Reader:
         self.in_names = in_names
         self.topic: str | None = None  # the group the previous claims were about
         self.clause_cues: list[Cue] = []  # the direction cues of the clause being read
+        self.cue_starts: list[int] = []
         self.description_numbers = frozenset(
             n.value for g in ("intervention", "control")
             for n in numbers_in(str(study.picot.get(g) or "")))
@@ -126,6 +127,7 @@ class Reader:
         asked = asked_from(text, analysis.tokens, lo, hi, self._sentence_end(lo))
         cues = [c for c in cues if c.start < asked]  # a question states no direction
         self.clause_cues = [c for c in cues if c.kind in ("higher", "lower", "valence")]
+        self.cue_starts = [c.start for c in self.clause_cues]
         if not cues and not mentions:
             return []
         group_tokens = {p for r in refs for p in range(r.position, r.last + 1)}
@@ -220,7 +222,7 @@ class Reader:
         cues = self.clause_cues
         if len(cues) < 2:
             return None
-        at = bisect.bisect_left([c.start for c in cues], cue.start)
+        at = bisect.bisect_left(self.cue_starts, cue.start)
         before = cues[at - 1].end if at > 0 else -1
         nxt = at + 1 if at < len(cues) and cues[at].start == cue.start else at
         after = cues[nxt].start if nxt < len(cues) else len(self.analysis.tokens)
