@@ -7,6 +7,8 @@ Pure functions over tokens; used by :class:`pytest_rwe.rules.reader.Reader`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
 from pytest_rwe.rules import lexicon
 from pytest_rwe.rules.cues import Cue
@@ -16,7 +18,7 @@ from pytest_rwe.rules.strata import split_key
 from pytest_rwe.rules.text import STOPWORDS, Token, outside_brackets, stem
 
 __all__ = ["GENERIC_TARGETS", "VALUE_GLUE", "about_nothing", "argument_head", "change_size",
-           "measures", "only_values", "polarity"]
+           "measures", "only_values", "oriented_valence", "polarity"]
 
 
 _ABSENCE = re.compile(r"\b(?:lack|absence|free|freedom|without|no|non)[\s-]*(?:of|from)?[\s-]*$",
@@ -147,3 +149,15 @@ def only_values(tokens: list[Token], start: int, end: int, group_words: set[int]
                 or tok.text.lower() in lexicon.FILLER):
             return False
     return True
+
+
+def oriented_valence(tokens: Sequence[Token], cue: Cue, name: str) -> Cue:
+    """A valence cue turned into the direction it gives outcome ``name`` ("pain improved":
+    less pain; "better survival": more survival), or unchanged when the name has no side of
+    good."""
+    word = tokens[cue.start].text.lower()
+    if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
+        # "more effective", "less beneficial": the adjective's good or bad
+        word = "better" if word in ("more", "greater") else "worse"
+    side_of_good = polarity(name, word) or change_size(name, tokens[cue.start].text.lower())
+    return cue if side_of_good is None else replace(cue, kind=side_of_good)

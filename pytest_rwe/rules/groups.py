@@ -21,29 +21,31 @@ from pytest_rwe.rules.group_words import (
     GROUP_GENERIC,
     NEGATABLE,
     NON_USERS,
+    STOP_STEMS,
     Group,
     Vocabulary,
-    alone_after,
-    group_suffix_label,
-    hyphen_label,
-    kin_named,
     labels_of,
     naive_of,
-    names_word,
     negated_form,
-    p_bound,
-    paired_names,
-    role_label,
-    unknown_group,
     verbatim_labels,
     vocabulary,
 )
 from pytest_rwe.rules.head_nouns import head_noun
-from pytest_rwe.rules.text import NEGATIONS, STOPWORDS, Token, same_word, stem
+from pytest_rwe.rules.text import NEGATIONS, Token, same_word
+from pytest_rwe.rules.word_labels import (
+    alone_after,
+    group_suffix_label,
+    hyphen_label,
+    kin_named,
+    names_word,
+    p_bound,
+    paired_names,
+    role_label,
+    unknown_group,
+)
 from pytest_rwe.study import Study
 
 __all__ = ["Group", "GroupRef", "find_group_refs", "labels_of"]
-_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
 _RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
                        "/"})
 @dataclass(frozen=True)
@@ -258,7 +260,7 @@ def _conflict(labels: Sequence[str | None], run: list[int], nxt: int) -> bool:
 def _glue(tokens: Sequence[Token], pos: int) -> bool:
     if pos >= len(tokens) or comparison_word(tokens, pos):
         return False  # "A than B" is two references, never one
-    return (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in _STOP_STEMS
+    return (tokens[pos].norm in _RUN_GLUE or tokens[pos].norm in STOP_STEMS
             or tokens[pos].norm in GROUP_GENERIC)
 
 

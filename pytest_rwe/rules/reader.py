@@ -32,10 +32,9 @@ from pytest_rwe.rules.compared_values import (
 )
 from pytest_rwe.rules.cue_targets import (
     argument_head,
-    change_size,
     measures,
     only_values,
-    polarity,
+    oriented_valence,
 )
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
@@ -374,16 +373,8 @@ class Reader:
         if cue.kind == "null":
             return Claim(mention.outcome, mention, span, "null", cue_span, False, False,
                          baseline)
-        if cue.kind == "valence":
-            word = tokens[cue.start].text.lower()
-            if word in ("more", "greater", "less", "lesser") and cue.start + 1 < len(tokens):
-                # "more effective", "less beneficial": the adjective's good or bad
-                word = "better" if word in ("more", "greater") else "worse"
-            side_of_good = polarity(mention.outcome.name, word) or change_size(
-                mention.outcome.name, tokens[cue.start].text.lower())
-            if side_of_good is not None:
-                # "pain improved": less pain; "better survival": more survival
-                cue = replace(cue, kind=side_of_good)
+        if cue.kind == "valence":  # "pain improved": less pain; "better survival": more
+            cue = oriented_valence(tokens, cue, mention.outcome.name)
         if cue.kind == "differ" and self._within_one_group(cue, lo, hi, refs):
             return Claim(mention.outcome, mention, span, None, cue_span, significant, False,
                          baseline, grounded=False,
