@@ -51,6 +51,7 @@ from pytest_rwe.rules.sole_outcome import (
     sole_outcome,
     survival_outcomes,
     unnamed_mention,
+    word_mention,
 )
 from pytest_rwe.rules.stated_difference import stated_difference
 from pytest_rwe.rules.stated_ratio import stated_ratio
@@ -128,7 +129,7 @@ class Reader:
         self.clause_cues = [c for c in cues if c.kind in ("higher", "lower", "valence")]
         self.cue_starts = [c.start for c in self.clause_cues]
         if not cues and not mentions:
-            return []
+            return self._unnamed_values(lo, hi, span, refs, baseline(lo))
         group_tokens = {p for r in refs for p in range(r.position, r.last + 1)}
         governed = headline_cues(analysis.tokens, mentions, cues, hi) | attach(
             analysis.tokens, mentions, cues, lo, hi, group_tokens)
@@ -214,6 +215,19 @@ class Reader:
         s_lo, _, directed, sentence = self._sentence(lo, claims)
         return unnamed_mention(self.analysis, sole, cue, (lo, s_lo, hi), self.group_words,
                                sentence, directed)
+
+    def _unnamed_values(self, lo: int, hi: int, span: Span, refs: list[GroupRef],
+                        baseline: bool) -> list[Claim]:
+        """"79% for the study group vs. 54% for the control group (p < 0.01)" in a summary
+        that names no outcome: the two groups' values of the study's one outcome."""
+        sole = None if self.analysis.mentions else self._one_outcome()
+        if sole is None or {r.group for r in refs} != {"intervention", "control"}:
+            return []
+        claim = self._claim(word_mention(self.analysis, sole, lo, lo), None, lo, hi, span, refs,
+                            baseline)
+        # a test said of them, as "79% vs 54%" alone may describe the groups, not compare them
+        return [claim] if claim.direction in ("higher", "lower") and claim.significant and \
+            not claim.untested else []
 
     def _between(self, cue: Cue) -> tuple[int, int] | None:
         """Where the direction cues before and after ``cue`` stand in its clause (the cues

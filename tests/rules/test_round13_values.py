@@ -28,3 +28,15 @@ def test_role_abbreviations_and_a_short_name_with_g_for_group_name_the_groups() 
     text = "Diarrhoea was less frequent in the IG than in the CG (p = 0.04)."
     assert twins("diarrhoea", text, "lower", intervention="a selenium supplement",
                  control="no supplement") == (1, 0)
+
+
+def test_tested_values_in_a_summary_that_names_no_outcome_are_the_sole_outcomes() -> None:
+    """"79% for study group vs. 54% for control group (P value 0.00)": a summary of a
+    one-outcome study that names no outcome compares the groups on that outcome when a test
+    is said of the values; listed values without a test compare nothing."""
+    groups = {"intervention": "ISO 15189 courses", "control": "control group"}
+    text = ("79 % for study group vs. 54% for control group with P value 0.00 in post "
+            "intervention phase (Table 2).")
+    assert twins("compliance to ISO 15189", text, "higher", **groups) == (1, 0)
+    text = "The rates were 79 % for the study group and 54% for the control group."
+    assert twins("compliance to ISO 15189", text, "higher", **groups) == (1, 1)
