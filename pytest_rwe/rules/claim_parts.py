@@ -372,6 +372,24 @@ def referred_significance(analysis: Analysis, lo: int) -> bool | None:
     return True if lexicon.SIGNIFICANT.search(following) else None
 
 
+# "..., resulting in a highly significant difference (P = 0.018)": a closing phrase of the
+# sentence that tests what its clauses set side by side
+_DIFFERENCE_AFTER = re.compile(r"(?:^|[,;])\W*(?:resulting\s+in|leading\s+to|giving|"
+                               r"yielding)\s+an?\s+(?:\w+\s+){0,2}significant\s+differences?\b",
+                               re.IGNORECASE)
+
+
+def closing_significance(analysis: Analysis, hi: int) -> bool | None:
+    """True when the rest of the sentence after token ``hi`` closes on a phrase calling the
+    difference significant ("..., while only 3 in the A group, resulting in a highly
+    significant difference"); else None."""
+    if hi >= len(analysis.tokens):
+        return None
+    _, s_hi = analysis.sentence_of(analysis.tokens[hi].start)
+    rest = analysis.text[analysis.tokens[hi].start:analysis.tokens[s_hi - 1].end]
+    return True if _DIFFERENCE_AFTER.search(rest) else None
+
+
 def says_significance(text: str) -> bool:
     """The text speaks of a test: a p-value, "(not) significant", "NS", or no difference."""
     return bool(_P_VALUE.search(text) or _NS.search(text) or lexicon.SIGNIFICANT.search(text)

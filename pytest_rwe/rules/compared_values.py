@@ -271,7 +271,9 @@ def contrasted_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int
                       ) -> GroupValues | None:
     """Two clauses set against each other by "whereas" or "while", each naming one group and
     then its value: "Heparin was discontinued in 24/73 of patients whereas citrate was
-    discontinued in 5/66", "X with A was 50.3 s whereas with B it was 39.6 s"."""
+    discontinued in 5/66", "X with A was 50.3 s whereas with B it was 39.6 s". A half
+    with no value after its group gives the one before it ("12 cases in the B group, while
+    only 3 in the A group")."""
     splits = [p for p in range(lo, hi) if tokens[p].text.lower() in _CONTRAST]
     if len(splits) != 1:
         return None
@@ -283,7 +285,13 @@ def contrasted_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int
         if len({r.group for r in named}) != 1 or named[0].group not in ("intervention",
                                                                           "control"):
             return None
-        at = _first_value(tokens, max(r.end for r in named) + 1, end)
+        # the value after the group's names; else after its first ("with B time taken was
+        # 39.56 s in group B")
+        at = _first_value(tokens, max(r.last for r in named) + 1, end)
+        if at is None:
+            at = _first_value(tokens, named[0].last + 1, end)
+        if at is None:  # "There were 12 (37.7%) cases in the B group, while only 3 in A"
+            at = _first_value(tokens, start, named[0].position)
         if at is None:
             return None
         found.append((named[0].group, at))

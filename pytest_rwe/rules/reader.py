@@ -22,6 +22,7 @@ from pytest_rwe.rules.change_pairs import changes_claim
 from pytest_rwe.rules.change_sizes import changed_by, compared_change
 from pytest_rwe.rules.claim_parts import (
     attach,
+    closing_significance,
     referred_significance,
     says_significance,
     significance_after,
@@ -335,6 +336,8 @@ class Reader:
         significant = after if cue is None or cue.significant is None else cue.significant
         if cue is None and significant is None:
             significant = referred_significance(self.analysis, lo)
+            if significant is None:
+                significant = closing_significance(self.analysis, hi)
         # values with no test: never about baseline, nor in a sentence that speaks of a test
         s_lo, s_hi = analysis.sentence_of(span.start)
         sentence = text[tokens[s_lo].start:tokens[s_hi - 1].end] if s_hi > s_lo else span.quote

@@ -40,3 +40,20 @@ def test_tested_values_in_a_summary_that_names_no_outcome_are_the_sole_outcomes(
     assert twins("compliance to ISO 15189", text, "higher", **groups) == (1, 0)
     text = "The rates were 79 % for the study group and 54% for the control group."
     assert twins("compliance to ISO 15189", text, "higher", **groups) == (1, 1)
+
+
+def test_a_half_of_whereas_gives_its_value_after_or_before_its_group() -> None:
+    """"... was 50.34 s whereas with C-MAC time taken was 39.56 s in Group C": the value
+    after the group's first name when a name follows it; "12 (37.7%) cases in the control
+    group, while only 3 (10.3%) in the yoga group": the value before the group."""
+    groups = {"intervention": "C-MAC D-Blade videolaryngoscope",
+              "control": "standard Macintosh laryngoscope"}
+    text = ("The mean time taken to intubate with Macintosh laryngoscope was 50.34 ± 26.76 s "
+            "whereas with C-MAC D-Blade time taken was 39.56 ± 15.65 s in Group C (P < 0.05) "
+            "and is statistically significant")
+    assert twins("mean time taken to intubate", text, "lower", **groups) == (1, 0)
+    text = ("There were 12 (37.7%) cases of PIH / PE in the control group, while only 3 "
+            "(10.3%) in the yoga group, resulting in a highly significant difference between "
+            "the means (P = 0.018, chi2).")
+    assert twins("Pregnancy-induced hypertension / pre-eclampsia", text, "lower",
+                 intervention="yoga", control="controls") == (1, 0)
