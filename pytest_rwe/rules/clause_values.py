@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pytest_rwe.rules.arm_values import arm_values
 from pytest_rwe.rules.compared_values import (
     compared_values,
     first_values,
@@ -42,4 +43,4 @@ def clause_values(tokens: Sequence[Token], refs: list[GroupRef], lo: int, hi: in
         ordered_values(tokens, own, lo, hi) or respective_values(
             tokens, own, lo, hi, excluded) or values_then_groups(
             tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
-        event_counts(tokens, own, lo, hi)
+        event_counts(tokens, own, lo, hi) or arm_values(tokens, own, lo, hi)

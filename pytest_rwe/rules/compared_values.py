@@ -22,8 +22,8 @@ from pytest_rwe.rules.groups import GroupRef
 from pytest_rwe.rules.lexicon import words
 from pytest_rwe.rules.text import Token, outside_brackets
 
-__all__ = ["compared_values", "contrasted_values", "first_pair", "first_values", "listed_values",
-           "ordered_values", "parallel_values"]
+__all__ = ["compared_values", "contrasted_values", "first_pair", "first_values", "group_value",
+           "listed_values", "ordered_values", "parallel_values"]
 
 _MARKERS = words("compared versus vs vs. against")
 # words after which a number is not a group's value: a p-value, a statistic, a bound, a size
@@ -66,6 +66,12 @@ def _value(tokens: Sequence[Token], pos: int, opening: bool = False
     if prev in ("-", "\u2212") and pos >= 2 and not tokens[pos - 2].is_number:
         value = -value
     return value, nxt == "%"
+
+
+def group_value(tokens: Sequence[Token], pos: int) -> tuple[float, bool] | None:
+    """The number at ``pos`` as (value, is a percentage), or None when it is no group's
+    value (a p-value, a statistic, a size, a year)."""
+    return _value(tokens, pos)
 
 
 def _before(tokens: Sequence[Token], marker: int, lo: int, skip: set[int]) -> int | None:

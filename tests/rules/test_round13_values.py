@@ -57,3 +57,17 @@ def test_a_half_of_whereas_gives_its_value_after_or_before_its_group() -> None:
             "the means (P = 0.018, chi2).")
     assert twins("Pregnancy-induced hypertension / pre-eclampsia", text, "lower",
                  intervention="yoga", control="controls") == (1, 0)
+
+
+def test_three_arms_each_with_a_value_before_it_set_against_the_control() -> None:
+    """"34.3% with lidocaine, 40% with ketorolac and 8.6% with both, compared with 74.3% with
+    placebo": every intervention arm below the control, so the intervention is lower; arms
+    on both sides of the control's value give no side."""
+    groups = {"intervention": "rocuronium with lidocaine; rocuronium with ketorolac",
+              "control": "placebo"}
+    text = ("The overall incidence of withdrawal movements after rocuronium was 34.3% with "
+            "lidocaine (P = 0.001), 40% with ketorolac (P = 0.004), and 8.6% with both "
+            "(P < 0.001), compared with 74.3% with placebo.")
+    assert twins("incidence of withdrawal movements", text, "lower", **groups) == (1, 0)
+    text = text.replace("40% with ketorolac", "80% with ketorolac")
+    assert twins("incidence of withdrawal movements", text, "lower", **groups) == (1, 1)
