@@ -142,9 +142,22 @@ def compared_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
     return GroupValues(i_value, c_value, left_at, right_at, i_at, c_at)
 
 
+def _share_after(tokens: Sequence[Token], pos: int, end: int) -> int | None:
+    """The percentage in the bracket after a count ("9 children (23.1 %)"), or None."""
+    at = pos + 1
+    if at < end and tokens[at].text.isalpha():
+        at += 1  # the counted noun
+    if at + 2 < end and tokens[at].text == "(" and tokens[at + 1].is_number and \
+            tokens[at + 2].text == "%":
+        return at + 1
+    return None
+
+
 def _half_value(tokens: Sequence[Token], start: int, end: int, skip: set[int]) -> int | None:
     """The first group value in ``start``-``end`` outside brackets, over the words of group
-    names (``skip``) and SDs; a p-value or a statistic ends the search."""
+    names (``skip``) and SDs; a p-value or a statistic ends the search. A count's share in
+    the bracket after it stands for the count ("9 children (23.1 %)": groups differ in
+    size), and with no number outside brackets ("Two children (4.3 %)") the first share."""
     for pos in outside_brackets(tokens, start, end):
         if pos in skip:
             continue
@@ -153,8 +166,9 @@ def _half_value(tokens: Sequence[Token], start: int, end: int, skip: set[int]) -
             return None
         if tokens[pos].is_number and (pos == 0 or tokens[pos - 1].text != "±") and \
                 _value(tokens, pos) is not None:
-            return pos
-    return None
+            return _share_after(tokens, pos, end) or pos
+    return next((p + 1 for p in range(start, end - 2) if tokens[p].text == "(" and
+                 tokens[p + 1].is_number and tokens[p + 2].text == "%"), None)
 
 
 def parallel_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int,
@@ -193,7 +207,7 @@ def parallel_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, 
         left_at = _half_value(tokens, left_end, marker, skip)
     if left_at is None:
         return None
-    first, second = _value(tokens, left_at), _value(tokens, right_at)
+    first, second = _value(tokens, left_at, opening=True), _value(tokens, right_at, opening=True)
     if first is None or second is None or first[1] != second[1] or first[0] == second[0]:
         return None
     if left[0].group == "intervention":

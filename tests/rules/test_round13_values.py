@@ -71,3 +71,20 @@ def test_three_arms_each_with_a_value_before_it_set_against_the_control() -> Non
     assert twins("incidence of withdrawal movements", text, "lower", **groups) == (1, 0)
     text = text.replace("40% with ketorolac", "80% with ketorolac")
     assert twins("incidence of withdrawal movements", text, "lower", **groups) == (1, 1)
+
+
+def test_a_count_stands_for_the_share_in_the_bracket_after_it() -> None:
+    """"Two children (4.3 %) ... in the group treated with the syrup alone, versus 9 children
+    (23.1 %) in the group treated with the syrup plus antibiotics": the shares are compared
+    (the groups differ in size), the first one found in its bracket when the count is a
+    word."""
+    groups = {"intervention": "homeopathic syrup plus oral antibiotic treatment",
+              "control": "homeopathic syrup alone"}
+    text = ("Two children (4.3 %) reported adverse effects in the group treated with the "
+            "homeopathic syrup alone, versus 9 children (23.1 %) in the group treated with the "
+            "homeopathic syrup plus antibiotics (P = 0.020).")
+    assert twins("adverse events", text, "higher", **groups) == (1, 0)
+    text = ("30 patients (15 %) had adverse events in the group treated with the homeopathic "
+            "syrup alone, versus 20 patients (40 %) in the group treated with the homeopathic "
+            "syrup plus antibiotics (P = 0.020).")
+    assert twins("adverse events", text, "higher", **groups) == (1, 0)
