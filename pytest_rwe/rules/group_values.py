@@ -143,6 +143,12 @@ def _primary(tokens: Sequence[Token], lo: int, hi: int, times: bool = False,
                 and not _share_of(tokens, pos, hi)):
             pos += 1
             continue  # a year, or a time point "at 12 weeks", "for 3 days"
+        if _with_share(tokens, pos) and tokens[pos + 2].norm and pos + 4 < hi and \
+                tokens[pos + 4].text == ")":
+            # "12 (37.7%) in A": the share, as groups differ in size
+            out.append(_Value(pos, float(tokens[pos + 2].norm), True, len(stack)))
+            pos += 1
+            continue
         negative = pos > lo and tokens[pos - 1].text in ("-", "\u2212") and (
             pos - 1 == lo or not tokens[pos - 2].is_number)
         out.append(_Value(pos, -value if negative else value, nxt == "%", len(stack)))

@@ -88,3 +88,14 @@ def test_a_count_stands_for_the_share_in_the_bracket_after_it() -> None:
             "syrup alone, versus 20 patients (40 %) in the group treated with the homeopathic "
             "syrup plus antibiotics (P = 0.020).")
     assert twins("adverse events", text, "higher", **groups) == (1, 0)
+
+
+def test_each_groups_count_with_its_share_is_read_as_the_share() -> None:
+    """"30 (15%) in the A group and 20 (40%) in the B group": the groups differ in size, so
+    the shares, not the counts, say which group had more; "(95% CI ...)" is no share."""
+    text = ("Adverse events occurred in 30 (15%) patients in the drug A group and 20 (40%) "
+            "in the placebo group (p = 0.01).")
+    assert twins("adverse events", text, "lower") == (1, 0)
+    text = ("The mean ratings were 5.4 (95% CI 4.5-6.3) for the drug A group and 4.0 (95% CI "
+            "4.0-4.0) for the placebo group (p < 0.001).")
+    assert twins("ratings", text, "higher") == (1, 0)
