@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pytest_rwe.rules.analysis import Analysis
 from pytest_rwe.rules.arm_values import arm_values
 from pytest_rwe.rules.compared_values import (
     compared_values,
+    contrasted_values,
     first_values,
     ordered_values,
     parallel_values,
@@ -24,7 +26,7 @@ from pytest_rwe.rules.value_refs import value_owners
 from pytest_rwe.rules.values_then_groups import values_then_groups
 from pytest_rwe.rules.zero_values import zero_values
 
-__all__ = ["clause_values"]
+__all__ = ["clause_values", "sentence_values"]
 
 
 def clause_values(tokens: Sequence[Token], refs: list[GroupRef], lo: int, hi: int, times: bool,
@@ -44,3 +46,16 @@ def clause_values(tokens: Sequence[Token], refs: list[GroupRef], lo: int, hi: in
             tokens, own, lo, hi, excluded) or values_then_groups(
             tokens, own, lo, hi) or zero_values(tokens, own, lo, hi) or \
         event_counts(tokens, own, lo, hi) or arm_values(tokens, own, lo, hi)
+
+
+def sentence_values(analysis: Analysis, refs_in: Callable[[int, int], list[GroupRef]], lo: int,
+                    excluded: frozenset[float]) -> GroupValues | None:
+    """The groups' values over the whole sentence holding token ``lo``, when its clauses
+    split them: "X was 50.3 s with A, whereas with B it was 39.6 s"; ``refs_in`` gives the
+    group references of a token range."""
+    s_lo, s_hi = next(((a, b) for a, b in analysis.sentences if a <= lo < b), (lo, lo))
+    if s_hi <= s_lo:
+        return None
+    refs = refs_in(s_lo, s_hi)
+    return group_values(analysis.tokens, refs, s_lo, s_hi, excluded=excluded) or \
+        contrasted_values(analysis.tokens, refs, s_lo, s_hi)

@@ -45,7 +45,7 @@ from pytest_rwe.rules.word_labels import (
 )
 from pytest_rwe.study import Study
 
-__all__ = ["Group", "GroupRef", "find_group_refs", "labels_of"]
+__all__ = ["Group", "GroupRef", "describes_group", "find_group_refs", "labels_of"]
 _RUN_GLUE = frozenset({"of", "(", ")", "-", "with", "and", "or", "plus", "on", "for", "+", "&",
                        "/"})
 @dataclass(frozen=True)
@@ -332,3 +332,10 @@ def _label_of(tokens: Sequence[Token], pos: int, vocab: Vocabulary) -> str | Non
         return "unknown"
     return None
 
+
+def describes_group(study: Study, groups: Sequence[GroupRef], first: int) -> bool:
+    """A baseline phrase at token ``first``, right after a group's name, when the study
+    defines that group at baseline ("Nodules present at baseline")."""
+    defined = " ".join(str(study.picot.get(g) or "") for g in ("intervention",
+                                                               "control")).lower()
+    return "baseline" in defined and any(g.position <= first <= g.last + 3 for g in groups)

@@ -27,10 +27,7 @@ from pytest_rwe.rules.claim_parts import (
     says_significance,
     significance_after,
 )
-from pytest_rwe.rules.clause_values import clause_values
-from pytest_rwe.rules.compared_values import (
-    contrasted_values,
-)
+from pytest_rwe.rules.clause_values import clause_values, sentence_values
 from pytest_rwe.rules.cue_targets import (
     argument_head,
     measures,
@@ -39,7 +36,7 @@ from pytest_rwe.rules.cue_targets import (
 )
 from pytest_rwe.rules.cues import Cue, find_cues
 from pytest_rwe.rules.group_values import GroupValues, group_values
-from pytest_rwe.rules.groups import GroupRef
+from pytest_rwe.rules.groups import GroupRef, describes_group
 from pytest_rwe.rules.headline import headline_cues
 from pytest_rwe.rules.inquiries import asked_from
 from pytest_rwe.rules.loose import loose_claim
@@ -113,7 +110,7 @@ class Reader:
         stretches = []
         for match in lexicon.BASELINE.finditer(text, span.start, span.end):
             first = bisect.bisect_left(self.token_starts, match.start())
-            if self._describes_group(first):
+            if describes_group(self.study, analysis.groups, first):
                 continue  # "patients who had nodules at baseline": the group's definition
             stretches.append(segment(analysis.tokens, first, first, lo, hi))
         sentence_wide = self.baseline_sentence and not lexicon.OUTCOME_TALK.search(span.quote)
@@ -242,16 +239,6 @@ class Reader:
         after = cues[nxt].start if nxt < len(cues) else len(self.analysis.tokens)
         return before, after
 
-    def _describes_group(self, first: int) -> bool:
-        """A baseline phrase right after a group's name, when the study defines that group
-        at baseline ("Nodules present at baseline")."""
-        defined = " ".join(str(self.study.picot.get(g) or "") for g in ("intervention",
-                                                                        "control")).lower()
-        if "baseline" not in defined:
-            return False
-        return any(g.position <= first <= g.last + 3
-                   for g in self.analysis.groups)
-
     def _within_one_group(self, cue: Cue, lo: int, hi: int, refs: list[GroupRef]) -> bool:
         """"X decreased from 28 to 9 in the A group", "a significant difference before and
         after training": a change over time in one group (in a case series, the claim
@@ -263,17 +250,6 @@ class Reader:
         seg_lo, seg_hi = segment(tokens, cue.start, cue.end, lo, hi)
         stretch = self.analysis.text[tokens[seg_lo].start:tokens[min(hi, seg_hi + 8) - 1].end]
         return bool(lexicon.WITHIN_GROUP.search(stretch))
-
-    def _sentence_values(self, lo: int) -> GroupValues | None:
-        """The groups' values over the whole sentence, when its clauses split them: "X was
-        50.3 s with A, whereas with B it was 39.6 s"."""
-        s_lo, s_hi = next(((a, b) for a, b in self.analysis.sentences if a <= lo < b), (lo, lo))
-        if s_hi <= s_lo:
-            return None
-        refs = self._refs(s_lo, s_hi)
-        return group_values(self.analysis.tokens, refs, s_lo, s_hi,
-                            excluded=self.description_numbers) or contrasted_values(
-            self.analysis.tokens, refs, s_lo, s_hi)
 
     def _antecedent(self, cue: Cue, lo: int, hi: int) -> Mention | None:
         """The outcome a cue without a name of its own refers back to: the name just before a
@@ -356,7 +332,8 @@ class Reader:
             if (lo, hi, times) not in self.values:  # once a clause, as self.stated
                 self.values[lo, hi, times] = clause_values(
                     tokens, refs, lo, hi, times, excluded, self.in_names,
-                    lambda: self._sentence_values(lo))
+                    lambda: sentence_values(self.analysis, self._refs, lo,
+                                            self.description_numbers))
             values = self.values[lo, hi, times]
             within = values is not None and within_group(span.quote)  # "from 0.75 to 0.92 in A"
             if (within or values is None) and (moved := changes_claim(  # both groups' changes

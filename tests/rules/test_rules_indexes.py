@@ -375,7 +375,7 @@ def test_a_clause_naming_many_outcomes_reads_its_ratio_and_its_values_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Both readings depend on the clause, not on which of its outcomes a claim is about; read
     # once per outcome they made a study of 800 outcomes take seconds (issue 11, item 5).
-    from pytest_rwe.rules import judge_all, reader
+    from pytest_rwe.rules import clause_values, judge_all, reader
     from pytest_rwe.rules.summarizer import summarize
     from pytest_rwe.study import parse_study
     from pytest_rwe.testing.studies import big_study_raw
@@ -384,16 +384,17 @@ def test_a_clause_naming_many_outcomes_reads_its_ratio_and_its_values_once(
     # where each takes the clause's first and last token (group_values is also asked about
     # a whole sentence, with excluded= as a keyword: those calls are told apart)
     where = {"stated_ratio": 3, "group_values": 2}
+    modules = {"stated_ratio": reader, "group_values": clause_values}
     calls: dict[str, list[tuple[Any, ...]]] = {name: [] for name in where}
     for name, at in where.items():
-        real = getattr(reader, name)
+        real = getattr(modules[name], name)
 
         def counted(*args: Any, _real: Any = real, _name: str = name, _at: int = at,
                     **kwargs: Any) -> Any:
             calls[_name].append((*args[_at:_at + 2], *kwargs))
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(reader, name, counted)
+        monkeypatch.setattr(modules[name], name, counted)
     judge_all(study, summarize(study))
     for name, clauses in calls.items():
         assert clauses, f"{name} was never asked: the test no longer reaches it"
