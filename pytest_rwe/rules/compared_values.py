@@ -147,9 +147,9 @@ def _share_after(tokens: Sequence[Token], pos: int, end: int) -> int | None:
     at = pos + 1
     if at < end and tokens[at].text.isalpha():
         at += 1  # the counted noun
-    if at + 2 < end and tokens[at].text == "(" and tokens[at + 1].is_number and \
-            tokens[at + 2].text == "%":
-        return at + 1
+    if at + 3 < end and tokens[at].text == "(" and tokens[at + 1].is_number and \
+            tokens[at + 2].text == "%" and tokens[at + 3].text == ")":
+        return at + 1  # not "5.4 (95% CI 4.5-6.3)"
     return None
 
 
@@ -167,8 +167,9 @@ def _half_value(tokens: Sequence[Token], start: int, end: int, skip: set[int]) -
         if tokens[pos].is_number and (pos == 0 or tokens[pos - 1].text != "±") and \
                 _value(tokens, pos) is not None:
             return _share_after(tokens, pos, end) or pos
-    return next((p + 1 for p in range(start, end - 2) if tokens[p].text == "(" and
-                 tokens[p + 1].is_number and tokens[p + 2].text == "%"), None)
+    return next((p + 1 for p in range(start, end - 3) if tokens[p].text == "(" and
+                 tokens[p + 1].is_number and tokens[p + 2].text == "%" and
+                 tokens[p + 3].text == ")"), None)
 
 
 def parallel_values(tokens: Sequence[Token], refs: Sequence[GroupRef], lo: int, hi: int,

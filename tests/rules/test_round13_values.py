@@ -88,6 +88,10 @@ def test_a_count_stands_for_the_share_in_the_bracket_after_it() -> None:
             "syrup alone, versus 20 patients (40 %) in the group treated with the homeopathic "
             "syrup plus antibiotics (P = 0.020).")
     assert twins("adverse events", text, "higher", **groups) == (1, 0)
+    text = ("A rating of 5.4 (90% CI 4.5 to 6.3) was reported in the group treated with the "
+            "homeopathic syrup alone, versus 4.0 (95% CI 3.9 to 4.1) in the group treated with "
+            "the homeopathic syrup plus antibiotics (P = 0.020).")
+    assert twins("rating", text, "lower", **groups) == (1, 0)  # "(90% CI": no share
 
 
 def test_each_groups_count_with_its_share_is_read_as_the_share() -> None:
